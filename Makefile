@@ -1,0 +1,46 @@
+# Pocket Galaxy: every target installs what it needs into .venv first.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play serve test test-fast lint typecheck bench browser-deps clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+## play: a game of Perils & Pathways in the terminal (you are the Hero).
+play: $(STAMP)
+	$(BIN)/pocketgalaxy play perils
+
+## serve: the web table on http://127.0.0.1:8000 (SQLite under ./data).
+serve: $(STAMP)
+	$(BIN)/pocketgalaxy serve
+
+## test: install everything the tests need (Chromium included) and run them all.
+test: $(STAMP) browser-deps
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy
+	$(BIN)/python -m pytest -p no:cacheprovider -q
+
+## test-fast: the tests without the browser and the slow statistical checks.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not browser and not slow"
+
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || ( (command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq chromium)) || echo "WARNING: chromium missing and cannot be installed" )
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,69 @@
+"""Computer players by name, for every shell.
+
+A player spec is `name` or `name:key=value,key=value` (for example `forgetful:level=easy`,
+`ismcts:iterations=500`). Each game module in `agents/` exposes `agents_for_seat(seat, players)`
+returning {name: factory}; factories take (seed, **settings).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from pocketgalaxy.agents.base import Agent
+from pocketgalaxy.core.errors import PocketGalaxyError
+
+_MODULES = {"perils": "pocketgalaxy.agents.perils", "adventure": "pocketgalaxy.agents.adventure"}
+
+
+def _factories(game: str, seat: int, players: int) -> dict[str, Callable[..., Agent]]:
+    if game not in _MODULES:
+        raise PocketGalaxyError(f"unknown game {game!r}", code="game/unknown", allowed=sorted(_MODULES))
+    module = importlib.import_module(_MODULES[game])
+    table: dict[str, Callable[..., Agent]] = module.agents_for_seat(seat, players)
+    return table
+
+
+def agent_names(game: str, seat: int, players: int = 2) -> list[str]:
+    """Names of the computer players that can sit at `seat`."""
+    return sorted(_factories(game, seat, players))
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """`"forgetful:level=easy,fade=0.1"` -> ("forgetful", {"level": "easy", "fade": 0.1})."""
+    name, _, rest = spec.strip().partition(":")
+    settings: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise PocketGalaxyError(
+                f"bad player setting {part!r} in {spec!r}: expected key=value", code="agent/bad_spec"
+            )
+        settings[key.strip()] = _value(value.strip())
+    return name, settings
+
+
+def _value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def make_agent(game: str, spec: str, seat: int, players: int = 2, seed: int = 0) -> Agent:
+    """Build the computer player `spec` for `seat`, with its own seeded random source."""
+    name, settings = parse_spec(spec)
+    table = _factories(game, seat, players)
+    if name not in table:
+        raise PocketGalaxyError(
+            f"unknown computer player {name!r} for {game} seat {seat}", code="agent/unknown", allowed=sorted(table)
+        )
+    try:
+        return table[name](seed=seed, **settings)
+    except TypeError as exc:
+        raise PocketGalaxyError(f"bad settings for {name!r}: {exc}", code="agent/bad_spec") from exc

@@ -48,4 +48,6 @@ def test_core_and_games_need_no_third_party_package() -> None:
                 names = [node.module]
             for name in names:
                 top = name.split(".")[0]
-                assert top in stdlib or top in ("pocketgalaxy", "__future__"), f"{path.name} imports {name}"
+                assert top in stdlib or top in ("pocketgalaxy", "__future__"), (
+                    f"{path.name} imports {name}"
+                )

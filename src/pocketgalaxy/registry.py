@@ -20,5 +20,7 @@ def get_game(name: str) -> GameRules[Any, Any]:
 
     table = games()
     if name not in table:
-        raise PocketGalaxyError(f"unknown game {name!r}", code="game/unknown", allowed=sorted(table))
+        raise PocketGalaxyError(
+            f"unknown game {name!r}", code="game/unknown", allowed=sorted(table)
+        )
     return table[name]

@@ -47,7 +47,8 @@ class Session:
             pinned=pinned,
             meta=dict(meta or {}),
         )
-        self.log: list[tuple[int, Event]] = []  # (action index, event), unfiltered: never sent as is
+        # (action index, event), unfiltered: never sent as is. Setup events carry index -1.
+        self.log: list[tuple[int, Event]] = [(-1, e) for e in rules.opening_events(self.state)]
         self.agents: dict[int, Agent] = {}
         for seat, agent in (agents or {}).items():
             self.set_agent(seat, agent)
@@ -130,7 +131,10 @@ class Session:
     # -- records ---------------------------------------------------------------------
     @classmethod
     def from_record(
-        cls, rules: GameRules[Any, Any], record: GameRecord, agents: Mapping[int, Agent] | None = None
+        cls,
+        rules: GameRules[Any, Any],
+        record: GameRecord,
+        agents: Mapping[int, Agent] | None = None,
     ) -> Session:
         """Rebuild a session by replaying its record (agents see every event again, in order)."""
         session = cls(

@@ -143,8 +143,13 @@ def test_clone_is_independent_and_json_round_trips(name: str, players: int) -> N
 def test_record_replays_to_the_same_state(name: str, players: int) -> None:
     rules = games()[name]
     final, actions, _ = _playout(name, players, 31)
-    record = GameRecord(game=name, options={}, players=players, seed=31,
-                        actions=[(s, a.to_json()) for s, a in actions])
+    record = GameRecord(
+        game=name,
+        options={},
+        players=players,
+        seed=31,
+        actions=[(s, a.to_json()) for s, a in actions],
+    )
     again, steps = replay(rules, GameRecord.loads(record.dumps()))
     assert _dump(again) == _dump(final)
     assert len(steps) == len(actions)

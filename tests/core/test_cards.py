@@ -18,8 +18,14 @@ def test_deck_has_54_distinct_cards() -> None:
 
 @pytest.mark.parametrize(
     ("text", "code", "rank", "suit"),
-    [("8D", "8D", 8, Suit.DIAMONDS), ("10c", "10C", 10, Suit.CLUBS), ("as", "AS", 1, Suit.SPADES),
-     ("KH", "KH", 13, Suit.HEARTS), ("jk1", "JK1", 0, None), (" 7♠ ", "7S", 7, Suit.SPADES)],
+    [
+        ("8D", "8D", 8, Suit.DIAMONDS),
+        ("10c", "10C", 10, Suit.CLUBS),
+        ("as", "AS", 1, Suit.SPADES),
+        ("KH", "KH", 13, Suit.HEARTS),
+        ("jk1", "JK1", 0, None),
+        (" 7♠ ", "7S", 7, Suit.SPADES),
+    ],
 )
 def test_parse_card(text: str, code: str, rank: int, suit: Suit | None) -> None:
     c = parse_card(text)

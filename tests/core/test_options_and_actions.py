@@ -46,8 +46,13 @@ def test_options_round_trip_and_defaults() -> None:
 
 @pytest.mark.parametrize(
     ("data", "fragment"),
-    [({"nope": 1}, "unknown option"), ({"speed": 4}, "not allowed"), ({"mode": "c"}, "should be"),
-     ({"strict": "yes"}, "should be"), ({"cap": "x"}, "should be")],
+    [
+        ({"nope": 1}, "unknown option"),
+        ({"speed": 4}, "not allowed"),
+        ({"mode": "c"}, "should be"),
+        ({"strict": "yes"}, "should be"),
+        ({"cap": "x"}, "should be"),
+    ],
 )
 def test_bad_options_are_refused(data: dict[str, object], fragment: str) -> None:
     with pytest.raises(OptionsError, match=fragment):
@@ -65,17 +70,26 @@ def test_parse_option_value_from_command_line_text() -> None:
 def test_action_json_round_trip() -> None:
     act = _Ask(target=2, card="P4", items=("JD", "QS"))
     assert parse_action(act.to_json(), [_Ask]) == act
-    assert act.to_json() == {"type": "_Ask", "target": 2, "card": "P4", "items": ["JD", "QS"], "note": None}
+    assert act.to_json() == {
+        "type": "_Ask",
+        "target": 2,
+        "card": "P4",
+        "items": ["JD", "QS"],
+        "note": None,
+    }
 
 
 @pytest.mark.parametrize(
     ("data", "fragment"),
-    [("RequestCard", "JSON object"), ({"type": "Nope"}, "unknown action type"),
-     ({"type": "_Ask", "card": "P4"}, "missing field 'target'"),
-     ({"type": "_Ask", "target": True, "card": "P4"}, "whole number"),
-     ({"type": "_Ask", "target": 1, "card": 4}, "should be text"),
-     ({"type": "_Ask", "target": 1, "card": "P4", "extra": 1}, "unknown field"),
-     ({"type": "_Ask", "target": 1, "card": "P4", "items": "JD"}, "should be a list")],
+    [
+        ("RequestCard", "JSON object"),
+        ({"type": "Nope"}, "unknown action type"),
+        ({"type": "_Ask", "card": "P4"}, "missing field 'target'"),
+        ({"type": "_Ask", "target": True, "card": "P4"}, "whole number"),
+        ({"type": "_Ask", "target": 1, "card": 4}, "should be text"),
+        ({"type": "_Ask", "target": 1, "card": "P4", "extra": 1}, "unknown field"),
+        ({"type": "_Ask", "target": 1, "card": "P4", "items": "JD"}, "should be a list"),
+    ],
 )
 def test_malformed_actions_say_what_is_wrong(data: object, fragment: str) -> None:
     with pytest.raises(MalformedActionError, match=fragment) as info:

@@ -19,7 +19,9 @@ _MODULES = {"perils": "pocketgalaxy.agents.perils", "adventure": "pocketgalaxy.a
 
 def _factories(game: str, seat: int, players: int) -> dict[str, Callable[..., Agent]]:
     if game not in _MODULES:
-        raise PocketGalaxyError(f"unknown game {game!r}", code="game/unknown", allowed=sorted(_MODULES))
+        raise PocketGalaxyError(
+            f"unknown game {game!r}", code="game/unknown", allowed=sorted(_MODULES)
+        )
     module = importlib.import_module(_MODULES[game])
     table: dict[str, Callable[..., Agent]] = module.agents_for_seat(seat, players)
     return table
@@ -38,7 +40,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         key, eq, value = part.partition("=")
         if not eq:
             raise PocketGalaxyError(
-                f"bad player setting {part!r} in {spec!r}: expected key=value", code="agent/bad_spec"
+                f"bad player setting {part!r} in {spec!r}: expected key=value",
+                code="agent/bad_spec",
             )
         settings[key.strip()] = _value(value.strip())
     return name, settings
@@ -61,7 +64,9 @@ def make_agent(game: str, spec: str, seat: int, players: int = 2, seed: int = 0)
     table = _factories(game, seat, players)
     if name not in table:
         raise PocketGalaxyError(
-            f"unknown computer player {name!r} for {game} seat {seat}", code="agent/unknown", allowed=sorted(table)
+            f"unknown computer player {name!r} for {game} seat {seat}",
+            code="agent/unknown",
+            allowed=sorted(table),
         )
     try:
         return table[name](seed=seed, **settings)

@@ -7,12 +7,12 @@ strings and look the card up cheaply when they need its rank or suit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from pocketgalaxy.core.errors import CardCodeError
 
 
-class Suit(str, Enum):
+class Suit(StrEnum):
     """A suit, by its one-letter code."""
 
     DIAMONDS = "D"
@@ -101,12 +101,14 @@ def parse_card(code: str) -> Card:
         norm = norm.replace(sym, suit.value)
     card = _CARDS.get(norm)
     if card is None:
-        raise CardCodeError(code, "expected a rank A,2-10,J,Q,K then a suit D,C,H,S (like 8D, 10C, AS) or JK1/JK2")
+        raise CardCodeError(
+            code, "expected a rank A,2-10,J,Q,K then a suit D,C,H,S (like 8D, 10C, AS) or JK1/JK2"
+        )
     return card
 
 
 def card(code: str) -> Card:
-    """Fast lookup of an already-canonical code (no normalisation); raises CardCodeError if unknown."""
+    """Fast lookup of a canonical code (no normalisation); raises CardCodeError if unknown."""
     try:
         return _CARDS[code]
     except KeyError:

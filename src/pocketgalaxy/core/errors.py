@@ -10,11 +10,13 @@ from collections.abc import Sequence
 
 
 class PocketGalaxyError(ValueError):
-    """Base of every refusal. `code` is namespaced and stable, for example `action/not_your_turn`."""
+    """Base of every refusal. `code` is namespaced and stable, like `action/not_your_turn`."""
 
     code: str = "error"
 
-    def __init__(self, message: str, *, code: str | None = None, allowed: Sequence[str] = ()) -> None:
+    def __init__(
+        self, message: str, *, code: str | None = None, allowed: Sequence[str] = ()
+    ) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
@@ -36,7 +38,9 @@ class MalformedActionError(PocketGalaxyError):
     """An action that is not even well-formed (unknown type, missing or mistyped field)."""
 
     def __init__(self, data: object, problem: str, *, allowed: Sequence[str] = ()) -> None:
-        super().__init__(f"malformed action {data!r}: {problem}", code="action/malformed", allowed=allowed)
+        super().__init__(
+            f"malformed action {data!r}: {problem}", code="action/malformed", allowed=allowed
+        )
         self.data = data
 
 
@@ -44,7 +48,8 @@ class IllegalActionError(PocketGalaxyError):
     """A well-formed action that the rules forbid now.
 
     The message names the action, the seat, the reason code, the numbered rule and what is allowed:
-    `illegal action RequestCard(target=3, card='B4') for seat 1: not_your_turn (AC-R7; seat 2 to act)`.
+    `illegal action RequestCard(target=3, card='B4') for seat 1: not_your_turn
+    (AC-R7; seat 2 to act)`.
     """
 
     def __init__(

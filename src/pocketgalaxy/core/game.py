@@ -67,7 +67,7 @@ def visible_events(events: Iterable[Event], seat: int | None) -> list[Event]:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended. `winners` may hold several seats (a shared win) or none (a loss)."""
+    """How a game ended. `winners` may hold several seats (a shared win) or none (a loss)."""
 
     winners: tuple[int, ...]
     reason: str
@@ -92,10 +92,10 @@ class GameState(Protocol):
 
 
 S = TypeVar("S", bound=GameState)
-O = TypeVar("O")
+OptT = TypeVar("OptT")
 
 
-class GameRules(ABC, Generic[S, O]):
+class GameRules(ABC, Generic[S, OptT]):
     """One game's rules. Subclasses implement `_do` and `check`; `apply` is shared."""
 
     name: ClassVar[str]
@@ -108,7 +108,12 @@ class GameRules(ABC, Generic[S, O]):
     # -- the contract -------------------------------------------------------------
     @abstractmethod
     def new(
-        self, options: O | None = None, seed: int = 0, *, players: int | None = None, pinned: Any = None
+        self,
+        options: OptT | None = None,
+        seed: int = 0,
+        *,
+        players: int | None = None,
+        pinned: Any = None,
     ) -> S:
         """A fresh game. `pinned` fixes the deal (and die rolls) for tests and teaching."""
 
@@ -139,6 +144,14 @@ class GameRules(ABC, Generic[S, O]):
     @abstractmethod
     def state_from_json(self, data: dict[str, Any]) -> S:
         """Inverse of `state.to_json()`; raises RecordError on corrupt data."""
+
+    def opening_events(self, state: S) -> list[Event]:
+        """The events of the setup itself (the deal), for a state fresh from `new`. Default: none.
+
+        `new` returns only a state, so a game whose deal produces events (hands dealt, each seen
+        only by its owner) hands them out here; the session logs them before the first action.
+        """
+        return []
 
     # -- shared behaviour ---------------------------------------------------------
     def can(self, state: S, seat: int, action: Action) -> bool:
@@ -173,7 +186,7 @@ class GameRules(ABC, Generic[S, O]):
 
 def _coerce(value: Any, tp: Any, data: Any, name: str) -> Any:
     origin = typing.get_origin(tp)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType")):
+    if origin in (typing.Union, __import__("types").UnionType):
         args = typing.get_args(tp)
         if value is None and type(None) in args:
             return None
@@ -216,7 +229,9 @@ def parse_action(data: Any, action_types: Sequence[type[Action]]) -> Action:
     """Parse `{"type": name, ...}` into one of `action_types`, checking every field's type."""
     names = {t.__name__: t for t in action_types}
     if not isinstance(data, dict):
-        raise MalformedActionError(data, "an action is a JSON object with a 'type'", allowed=sorted(names))
+        raise MalformedActionError(
+            data, "an action is a JSON object with a 'type'", allowed=sorted(names)
+        )
     kind = data.get("type")
     cls = names.get(kind) if isinstance(kind, str) else None
     if cls is None:
@@ -225,13 +240,17 @@ def parse_action(data: Any, action_types: Sequence[type[Action]]) -> Action:
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(data) - set(fields) - {"type"})
     if unknown:
-        raise MalformedActionError(data, f"unknown field(s) {unknown} for {kind}", allowed=sorted(fields))
+        raise MalformedActionError(
+            data, f"unknown field(s) {unknown} for {kind}", allowed=sorted(fields)
+        )
     kwargs: dict[str, Any] = {}
     for name, f in fields.items():
         if name not in data:
             if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
                 continue
-            raise MalformedActionError(data, f"missing field {name!r} for {kind}", allowed=sorted(fields))
+            raise MalformedActionError(
+                data, f"missing field {name!r} for {kind}", allowed=sorted(fields)
+            )
         kwargs[name] = _coerce(data[name], hints[name], data, name)
     try:
         return cls(**kwargs)

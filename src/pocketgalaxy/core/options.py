@@ -16,13 +16,14 @@ from typing import Any, TypeVar
 
 from pocketgalaxy.core.errors import OptionsError
 
-O = TypeVar("O")
+OptionsT = TypeVar("OptionsT")
 
 
 def option(default: Any, doc: str, *, choices: Sequence[Any] | None = None, rule: str = "") -> Any:
-    """A dataclass field for an options class: a default, a one-line doc, and optional allowed values."""
+    """A field of an options class: a default, a one-line doc, and optional allowed values."""
     return dataclasses.field(
-        default=default, metadata={"doc": doc, "choices": tuple(choices) if choices else None, "rule": rule}
+        default=default,
+        metadata={"doc": doc, "choices": tuple(choices) if choices else None, "rule": rule},
     )
 
 
@@ -83,8 +84,8 @@ def _accepts(tp: Any, value: Any) -> bool:
     return True
 
 
-def options_from_json(cls: type[O], data: dict[str, Any] | None) -> O:
-    """Build options from a dict, refusing unknown keys, wrong types and values outside `choices`."""
+def options_from_json(cls: type[OptionsT], data: dict[str, Any] | None) -> OptionsT:
+    """Build options from a dict; refuse unknown keys, wrong types, values outside `choices`."""
     data = dict(data or {})
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]

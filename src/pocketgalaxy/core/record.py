@@ -53,9 +53,14 @@ class GameRecord:
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a Pocket Galaxy record: expected a JSON object with format={RECORD_FORMAT!r}")
+            raise RecordError(
+                f"not a Pocket Galaxy record: expected a JSON object with format={RECORD_FORMAT!r}"
+            )
         if data.get("version") != RECORD_VERSION:
-            raise RecordError(f"record version {data.get('version')!r} is not supported (expected {RECORD_VERSION})")
+            raise RecordError(
+                f"record version {data.get('version')!r} is not supported"
+                f" (expected {RECORD_VERSION})"
+            )
         try:
             actions = [(int(a["seat"]), dict(a["action"])) for a in data["actions"]]
             seed = data.get("seed")
@@ -87,8 +92,10 @@ def start_state(rules: GameRules[Any, Any], record: GameRecord) -> Any:
     return rules.new(options, record.seed or 0, players=record.players, pinned=record.pinned)
 
 
-def replay(rules: GameRules[Any, Any], record: GameRecord) -> tuple[Any, list[tuple[int, Action, list[Event]]]]:
-    """Replay a record from its start. Returns the final state and, per step, (seat, action, events).
+def replay(
+    rules: GameRules[Any, Any], record: GameRecord
+) -> tuple[Any, list[tuple[int, Action, list[Event]]]]:
+    """Replay a record from its start: the final state and, per step, (seat, action, events).
 
     Raises RecordError naming the step that does not apply.
     """

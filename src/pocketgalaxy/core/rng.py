@@ -95,7 +95,7 @@ class Rng:
 
 
 def new_seed() -> int:
-    """A fresh seed for a game whose user gave none (shells print it so the game can be replayed)."""
+    """A fresh seed for a game given none (shells print it so the game can be played again)."""
     import secrets
 
     return secrets.randbelow(2**31)

@@ -42,6 +42,14 @@ class MissionsLaid(Event):
     missions: tuple[tuple[str, ...], ...]
     audience: Audience = None
 
+    def to_json(self) -> dict[str, Any]:
+        # Nested tuples become lists too, so the JSON is the same after a round trip.
+        return {
+            "type": "MissionsLaid",
+            "missions": [list(m) for m in self.missions],
+            "audience": None if self.audience is None else list(self.audience),
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class FirstPlayerChosen(Event):

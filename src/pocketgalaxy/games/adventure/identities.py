@@ -6,6 +6,8 @@ A aliens (green), M marvels to bring back (yellow). `parse_identity("p4") == "P4
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from pocketgalaxy.core.errors import CardCodeError
 
 PACKS: tuple[str, ...] = ("S", "P", "A", "M")
@@ -51,6 +53,13 @@ def number_of(card: str) -> int:
     return int(card[1])
 
 
-def sort_cards(cards: object) -> list[str]:
+def sort_cards(cards: Iterable[str]) -> list[str]:
     """Identities in the canonical order S1..M6 (hands are shown and compared this way)."""
-    return sorted(cards, key=CARD_INDEX.__getitem__)  # type: ignore[call-overload]
+    return sorted(cards, key=CARD_INDEX.__getitem__)
+
+
+def is_mission_group(group: object) -> bool:
+    """True for a 4-card group in pack order (ship, planet, alien, marvel), like a mission."""
+    if not isinstance(group, (list, tuple)) or len(group) != len(PACKS):
+        return False
+    return all(is_identity(c) and c[0] == p for c, p in zip(group, PACKS, strict=True))

@@ -188,3 +188,34 @@ export function showError(box, error) {
   replace(box, el("strong", { text: "Not allowed" }), `: ${error.message || "refused"}${code}`);
   box.hidden = false;
 }
+
+/**
+ * Run `fn` (which rebuilds part of `root`) and put the keyboard focus back on the equivalent
+ * element afterwards: same id, or same data-focus-key / data-slot / data-card / data-seat.
+ */
+export function keepFocus(root, fn, fallback) {
+  const active = document.activeElement;
+  const hadFocus = Boolean(active && root.contains(active) && active !== root);
+  let selector = null;
+  if (active && root.contains(active) && active !== root) {
+    if (active.id) selector = `#${CSS.escape(active.id)}`;
+    else {
+      const keys = ["focusKey", "slot", "card", "seat", "position", "mode"];
+      const parts = keys.filter((k) => active.dataset?.[k] !== undefined)
+        .map((k) => `[data-${k.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)}="${CSS.escape(active.dataset[k])}"]`);
+      if (parts.length) selector = `${active.tagName.toLowerCase()}${parts.join("")}`;
+    }
+  }
+  fn();
+  if (selector) {
+    const again = root.querySelector(selector);
+    if (again && again !== document.activeElement && !again.disabled) {
+      again.focus({ preventScroll: true });
+      return;
+    }
+  }
+  if (hadFocus && !root.contains(document.activeElement) && fallback) {
+    const target = fallback();
+    if (target) target.focus({ preventScroll: true });
+  }
+}

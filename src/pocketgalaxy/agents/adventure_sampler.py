@@ -1,0 +1,546 @@
+"""Determinization for Adventure Cards: full states consistent with what one seat knows.
+
+`AdventureDeterminizer` is the Adventure half of the ISMCTS player (`agents/ismcts.py`). It keeps
+the seat's knowledge with the memory bot's tracker (`adventure_memory.Memory`, perfect recall)
+plus three facts that tracker does not need for its own play:
+
+- `absent[p]`: cards seat p was seen *not* to hold because p asked for them (a request for a
+  card in one's own hand is never legal, AC-A2) or named them in a declaration (AC-A13, unless
+  `allow_any_declaration`). Like the tracker's `lacks`, a fact holds until p publicly gains
+  that card: every way a card enters a hand (a granted request, a correct declaration) is public;
+- `public_faces`: slot faces everyone saw (missed declarations, AC-A4), which rivals know too;
+- the asked seat of the last refused request (who plays after a peek, AC-A11).
+
+`Knowledge` gathers these into placement constraints: fixed cards (own hand, known holders,
+known slot faces), free cards with the places they may be (every other hand with room that is
+not known to lack them, and the face-down slots of unknown face), and the room of each place
+(hand sizes, unknown slots). `Knowledge.sample(rng)` deals the free cards into that room: the
+constrained cards first, each to a place drawn in proportion to its remaining room, then the
+unconstrained ones shuffled in; a dead end restarts, and after a few restarts a slower exact
+dealer checks Hall's condition before each placement, so a consistent deal is always found.
+Each sampled state is legal (every test-card exactly once) and agrees with the seat's view.
+
+For the playouts it offers the `memory` policy: each simulated seat takes cards it is sure of
+(faces it saw, holders everyone saw) and otherwise guesses the card it most needs where it may
+be, peeking at slots it has not seen; and a heuristic evaluation for cut-off playouts.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+from pocketgalaxy.agents.adventure_memory import SLOT, Memory
+from pocketgalaxy.agents.ismcts import Determinizer, ISMCTSAgent, Sampler
+from pocketgalaxy.core.game import Action, Event
+from pocketgalaxy.core.rng import Rng
+from pocketgalaxy.games.adventure.actions import (
+    ClaimMission,
+    DeclareCard,
+    PassTurn,
+    Peek,
+    RequestCard,
+    SkipPeek,
+)
+from pocketgalaxy.games.adventure.events import (
+    CardDeclared,
+    MissionClaimed,
+    RequestGranted,
+    RequestRefused,
+)
+from pocketgalaxy.games.adventure.identities import CARD_INDEX, CARDS
+from pocketgalaxy.games.adventure.options import AdventureOptions
+from pocketgalaxy.games.adventure.rules import AdventureRules
+from pocketgalaxy.games.adventure.state import AdventureState
+from pocketgalaxy.games.adventure.views import AdventureView
+
+TABLE = -1
+"""The place index of the face-down table in `Knowledge.places`."""
+
+_RESTARTS = 24
+_REQ = {(t, c): RequestCard(t, c) for t in range(5) for c in CARDS}
+_DEC = {(s, c): DeclareCard(s, c) for s in range(24) for c in CARDS}
+_PEEK = {s: Peek(s) for s in range(24)}
+_SKIP = SkipPeek()
+_SURE = 100.0
+_COMPLETE = 6.0
+
+
+class Knowledge:
+    """What one seat knows at one decision, as placement constraints (see the module docstring).
+
+    `places` are the other seats with unknown cards and `TABLE`; `room[j]` how many unknown
+    cards place j holds; `free` the cards of unknown place with, in `allowed[card]`, the
+    indices of the places that may hold each.
+    """
+
+    def __init__(
+        self,
+        template: AdventureState,
+        hands: list[list[str]],
+        slots: dict[int, str],
+        unknown_slots: list[int],
+        places: list[int],
+        room: list[int],
+        free: list[str],
+        allowed: dict[str, tuple[int, ...]],
+        peeked: list[tuple[int, int]],
+    ) -> None:
+        self.template = template
+        self.hands = hands
+        self.slots = slots
+        self.unknown_slots = unknown_slots
+        self.places = places
+        self.room = room
+        self.free = free
+        self.allowed = allowed
+        self.peeked = peeked
+        everywhere = tuple(range(len(places)))
+        self.constrained = [c for c in free if allowed[c] != everywhere]
+        self.unconstrained = [c for c in free if allowed[c] == everywhere]
+
+    def sample(self, rng: Rng) -> AdventureState:
+        """One full state consistent with this knowledge (see the module docstring)."""
+        deal = None
+        for _ in range(_RESTARTS):
+            deal = self._quick_deal(rng)
+            if deal is not None:
+                break
+        if deal is None:
+            deal = self._exact_deal(rng)
+        return self._build(deal)
+
+    # -- dealing ------------------------------------------------------------------------
+    def _quick_deal(self, rng: Rng) -> list[list[str]] | None:
+        room = self.room.copy()
+        out: list[list[str]] = [[] for _ in room]
+        cards = self.constrained.copy()
+        rng.shuffle(cards)
+        allowed = self.allowed
+        cards.sort(key=lambda c: len(allowed[c]))  # stable: ties stay shuffled
+        for c in cards:
+            j = _pick(rng, [j for j in allowed[c] if room[j] > 0], room)
+            if j < 0:
+                return None
+            room[j] -= 1
+            out[j].append(c)
+        rest = self.unconstrained.copy()
+        rng.shuffle(rest)
+        k = 0
+        for j, r in enumerate(room):
+            out[j].extend(rest[k : k + r])
+            k += r
+        return out
+
+    def _exact_deal(self, rng: Rng) -> list[list[str]]:
+        """Place cards one by one, keeping only choices after which a full deal still exists."""
+        room = self.room.copy()
+        out: list[list[str]] = [[] for _ in room]
+        left = self.free.copy()
+        rng.shuffle(left)
+        masks = {c: sum(1 << j for j in self.allowed[c]) for c in left}
+        while left:
+            c = left.pop()
+            rest = [masks[x] for x in left]
+            ok = []
+            for j in self.allowed[c]:
+                if room[j] > 0:
+                    room[j] -= 1
+                    if _feasible(rest, room):
+                        ok.append(j)
+                    room[j] += 1
+            j = _pick(rng, ok, room)
+            if j < 0:
+                raise AssertionError("Adventure knowledge has no consistent deal")  # a bug
+            room[j] -= 1
+            out[j].append(c)
+        return out
+
+    def _build(self, deal: list[list[str]]) -> AdventureState:
+        st = self.template.clone()
+        hands = [h.copy() for h in self.hands]
+        table = st.table
+        for j, place in enumerate(self.places):
+            if place == TABLE:
+                for slot, face in zip(self.unknown_slots, deal[j], strict=True):
+                    table[slot] = face
+            else:
+                hands[place].extend(deal[j])
+        st.hands = hands
+        for seat, slot in self.peeked:  # a rival who peeked knows this world's face there
+            st.seen[seat][slot] = table[slot]
+        return st
+
+
+def _pick(rng: Rng, options: list[int], room: list[int]) -> int:
+    """One of `options`, drawn in proportion to its room (-1 if there is none)."""
+    if not options:
+        return -1
+    if len(options) == 1:
+        return options[0]
+    total = sum(room[j] for j in options)
+    x = rng.below(total)
+    for j in options:
+        x -= room[j]
+        if x < 0:
+            return j
+    return options[-1]
+
+
+def _feasible(masks: list[int], room: list[int]) -> bool:
+    """Hall's condition: the cards (each with a mask of allowed places) fit the room exactly
+    iff, for every set T of places, the cards allowed only inside T fit in T's room."""
+    if len(masks) != sum(room):
+        return False
+    counts: dict[int, int] = {}
+    for m in masks:
+        counts[m] = counts.get(m, 0) + 1
+    places = len(room)
+    for t in range(1, 1 << places):
+        inside = sum(n for m, n in counts.items() if m & ~t == 0)
+        if inside > sum(room[j] for j in range(places) if t >> j & 1):
+            return False
+    return True
+
+
+class _Ctx:
+    """Per-iteration playout context: which seat everyone saw receive each card (-1 unknown)."""
+
+    __slots__ = ("known_at",)
+
+    def __init__(self, known_at: list[int]) -> None:
+        self.known_at = known_at
+
+
+class AdventureDeterminizer(Determinizer):
+    """The Adventure Cards half of ISMCTS: knowledge, sampling, playout policy and evaluation."""
+
+    policies: ClassVar[tuple[str, ...]] = ("random", "memory")
+
+    def __init__(self) -> None:
+        self.reset(0, 2, AdventureOptions())
+
+    def reset(self, seat: int, players: int, options: Any) -> None:
+        super().reset(seat, players, options)
+        if not isinstance(options, AdventureOptions):
+            self.options = AdventureOptions()
+        self.memory = Memory(seat, players)
+        self.absent: list[set[str]] = [set() for _ in range(players)]
+        self.public_faces: dict[int, str] = {}
+        self.last_refused_target = -1
+        self._public_known: list[int] = [-1] * len(CARDS)
+        self._mission_of: dict[str, int] = {}
+        self._mission_index: list[int] = [0] * len(CARDS)
+        self._missions: tuple[tuple[str, ...], ...] = ()
+        o: AdventureOptions = self.options
+        # With these options at their defaults every move the memory policy builds is legal.
+        self._plain = not (
+            o.require_mission_card_to_request
+            or o.forbid_empty_targets
+            or o.forbid_known_misses
+            or not o.auto_claim
+        )
+
+    # -- knowledge ----------------------------------------------------------------------
+    def observe(self, events: list[Event]) -> None:
+        self.memory.observe(events)
+        declarations_tell = not self.options.allow_any_declaration
+        for e in events:
+            if isinstance(e, RequestRefused):
+                self.absent[e.requester].add(e.card)
+                self.last_refused_target = e.target
+            elif isinstance(e, RequestGranted):
+                self.absent[e.target].add(e.card)
+                self.absent[e.requester].discard(e.card)
+            elif isinstance(e, CardDeclared):
+                if e.correct:
+                    self.public_faces.pop(e.slot, None)
+                    self.absent[e.seat].discard(e.revealed_card)
+                else:
+                    self.public_faces[e.slot] = e.revealed_card
+                    if declarations_tell:
+                        self.absent[e.seat].add(e.card)
+
+    def knowledge(self, view: AdventureView) -> Knowledge:
+        """The placement constraints of this seat now (the view must be this seat's)."""
+        mem = self.memory
+        mem.sync(view)
+        me, n = self.seat, self.players
+        opts: AdventureOptions = self.options
+        hands: list[list[str]] = [[] for _ in range(n)]
+        hands[me] = list(view.hand)
+        slots: dict[int, str] = {}
+        for card, where in mem.loc.items():
+            if where >= SLOT:
+                if view.table[where - SLOT]:
+                    slots[where - SLOT] = card
+            elif where != me:
+                hands[where].append(card)
+        for p in range(n):  # a memory that no longer fits (never with perfect recall): drop it
+            if p != me and len(hands[p]) > view.hand_sizes[p]:
+                hands[p] = []
+        placed = set(view.discard) | {c for h in hands for c in h} | set(slots.values())
+        free = [c for c in CARDS if c not in placed]
+        unknown_slots = [s for s, full in enumerate(view.table) if full and s not in slots]
+        places: list[int] = []
+        room: list[int] = []
+        for p in range(n):
+            if p != me and view.hand_sizes[p] > len(hands[p]):
+                places.append(p)
+                room.append(view.hand_sizes[p] - len(hands[p]))
+        if unknown_slots:
+            places.append(TABLE)
+            room.append(len(unknown_slots))
+        allowed: dict[str, tuple[int, ...]] = {}
+        for c in free:
+            allowed[c] = tuple(
+                j
+                for j, p in enumerate(places)
+                if p == TABLE or (c not in mem.lacks[p] and c not in self.absent[p])
+            )
+        masks = [sum(1 << j for j in allowed[c]) for c in free]
+        if not _feasible(masks, room):  # inconsistent facts (a bug or a faded memory): relax
+            allowed = {c: tuple(range(len(places))) for c in free}
+        template = self._template(view, opts, slots, unknown_slots)
+        peeked = [
+            (p, s)
+            for s, seats in mem.peeked_by.items()
+            if s in unknown_slots
+            for p in seats
+            if p != me
+        ]
+        return Knowledge(template, hands, slots, unknown_slots, places, room, free, allowed, peeked)
+
+    def _template(
+        self,
+        view: AdventureView,
+        opts: AdventureOptions,
+        slots: dict[int, str],
+        unknown_slots: list[int],
+    ) -> AdventureState:
+        n, me = self.players, self.seat
+        table: list[str | None] = [None] * len(view.table)
+        for s, face in slots.items():
+            table[s] = face
+        st = AdventureState(opts, n, view.missions, [[] for _ in range(n)], table, Rng(0), 0)
+        st.claimed_by = [-1 if s is None else s for s in view.claimed_by]
+        st.discard = list(view.discard)
+        for s, face in self.public_faces.items():
+            if view.table[s]:
+                for row in st.seen:
+                    row[s] = face
+        for s, face in self.memory.slot_face.items():
+            if view.table[s]:
+                st.seen[me][s] = face
+        st.lacks = [sum(1 << CARD_INDEX[c] for c in lacked) for lacked in self.memory.lacks]
+        st.to_move = me
+        st.phase = view.phase
+        st.turn = view.turn
+        if view.phase == "peek":
+            asked = opts.next_after_failed_request == "asked_player"
+            st.next_seat = self.last_refused_target if asked else (me + 1) % n
+        self._public_known = [-1] * len(CARDS)
+        for card, where in self.memory.loc.items():
+            if where < SLOT:
+                self._public_known[CARD_INDEX[card]] = where
+        if view.missions is not self._missions:
+            self._missions = view.missions
+            self._mission_of = {c: m for m, g in enumerate(view.missions) for c in g}
+            self._mission_index = [self._mission_of[c] for c in CARDS]
+        return st
+
+    def sampler(self, view: Any) -> Sampler:
+        return self.knowledge(view).sample
+
+    # -- decisions left to a rule -------------------------------------------------------
+    def rule_decision(self, view: Any, legal: list[Action]) -> Action | None:
+        """Claims are always taken; peeks go where this seat knows nothing, preferring slots
+        fewer rivals have seen (sampling cannot value information, so it is not asked to)."""
+        for a in legal:
+            if isinstance(a, ClaimMission):
+                return a
+        if view.phase != "peek":
+            return None
+        mem = self.memory
+        mem.sync(view)
+        options = [a for a in legal if isinstance(a, Peek) and a.slot not in mem.slot_face]
+        if not options:
+            return next((a for a in legal if isinstance(a, SkipPeek)), legal[0])
+        fewest = min(len(mem.peeked_by.get(a.slot, ())) for a in options)
+        options = [a for a in options if len(mem.peeked_by.get(a.slot, ())) == fewest]
+        return options[self.memory.rng.below(len(options))] if len(options) > 1 else options[0]
+
+    # -- playouts -----------------------------------------------------------------------
+    def begin(self, state: Any) -> _Ctx:
+        return _Ctx(self._public_known.copy())
+
+    def update(self, ctx: Any, state: Any, events: list[Event]) -> None:
+        known = ctx.known_at
+        for e in events:
+            if isinstance(e, RequestGranted):
+                known[CARD_INDEX[e.card]] = e.requester
+            elif isinstance(e, CardDeclared):
+                if e.correct:
+                    known[CARD_INDEX[e.card]] = e.seat
+            elif isinstance(e, MissionClaimed):
+                for c in e.cards:
+                    known[CARD_INDEX[c]] = -1
+
+    def _needs(self, state: AdventureState, seat: int) -> list[float]:
+        """Worth of gaining each card (by index) for `seat`: more for a mission closer to done."""
+        have = [0] * 6
+        mission = self._mission_index
+        for c in state.hands[seat]:
+            have[mission[CARD_INDEX[c]]] += 1
+        worth = [1.0 + h + (_COMPLETE if h == 3 else 0.0) for h in have]
+        return [worth[m] for m in mission]
+
+    def _score(
+        self, ctx: _Ctx, state: AdventureState, seat: int, a: Action, needs: list[float]
+    ) -> float:
+        """The acting seat's own estimate of a move: sure gains first, known misses last."""
+        if isinstance(a, RequestCard):
+            i = CARD_INDEX[a.card]
+            holder = ctx.known_at[i]
+            if holder == a.target and a.card in state.hands[a.target]:
+                return _SURE + needs[i]
+            if holder >= 0 or state.lacks[a.target] >> i & 1:
+                return -1.0
+            return needs[i] * len(state.hands[a.target]) / 24.0
+        if isinstance(a, DeclareCard):
+            i = CARD_INDEX[a.card]
+            face = state.seen[seat][a.slot]
+            if face is not None:
+                return _SURE + needs[i] if face == a.card else -1.0
+            if ctx.known_at[i] >= 0:
+                return -1.0
+            return needs[i] / 24.0
+        return 0.0
+
+    def order(self, ctx: Any, state: Any, seat: int, legal: list[Action]) -> list[Action] | None:
+        needs = self._needs(state, seat)
+        scored = sorted(
+            ((self._score(ctx, state, seat, a, needs), i, a) for i, a in enumerate(legal)),
+            key=lambda t: (-t[0], t[1]),
+        )
+        return [a for _, _, a in scored]
+
+    def choose(
+        self, policy: str, ctx: Any, state: Any, seat: int, legal: list[Action], rng: Rng
+    ) -> Action:
+        if policy == "random" or len(legal) == 1:
+            return legal[rng.below(len(legal))]
+        st: AdventureState = state
+        if st.phase == "peek":
+            seen = st.seen[seat]
+            blind = [s for s, f in enumerate(st.table) if f is not None and seen[s] is None]
+            return _PEEK[blind[rng.below(len(blind))]] if blind else _SKIP
+        action = self._memory_move(ctx, st, seat, rng)
+        if action is not None and (self._plain or action in legal):
+            return action
+        claims = [a for a in legal if isinstance(a, (ClaimMission, PassTurn))]
+        return claims[0] if claims else legal[rng.below(len(legal))]
+
+    def _memory_move(self, ctx: _Ctx, st: AdventureState, seat: int, rng: Rng) -> Action | None:
+        hand = st.hands[seat]
+        known = ctx.known_at
+        needs = self._needs(st, seat)
+        best: Action | None = None
+        best_value = 0.0
+        seen = st.seen[seat]
+        for slot, face in enumerate(seen):  # faces this seat saw: sure declarations
+            if face is not None and face not in hand:
+                v = needs[CARD_INDEX[face]]
+                if v > best_value:
+                    best, best_value = _DEC[slot, face], v
+        hands = st.hands
+        for i, holder in enumerate(known):  # holders everyone saw: sure requests
+            if holder >= 0 and holder != seat and needs[i] > best_value:
+                card = CARDS[i]
+                if card in hands[holder]:
+                    best, best_value = _REQ[holder, card], needs[i]
+        if best is not None:
+            return best
+        # a guess: the most needed card of unknown place, where it may be
+        gone = set(hand)
+        gone.update(st.discard)
+        gone.update(f for f in seen if f is not None)
+        wanted: list[str] = []
+        top = 0.0
+        for i, c in enumerate(CARDS):
+            v = needs[i]
+            if v < top or known[i] >= 0 or c in gone:
+                continue
+            if v > top:
+                wanted, top = [c], v
+            else:
+                wanted.append(c)
+        if not wanted:
+            return None
+        card = wanted[rng.below(len(wanted))]
+        bit = 1 << CARD_INDEX[card]
+        blind = [s for s, f in enumerate(st.table) if f is not None and seen[s] is None]
+        weights: list[tuple[int, int]] = [
+            (p, len(hands[p]))
+            for p in range(st.players)
+            if p != seat and hands[p] and not st.lacks[p] & bit
+        ]
+        total = sum(w for _, w in weights) + len(blind)
+        if total == 0:
+            return None
+        x = rng.below(total)
+        for p, w in weights:
+            x -= w
+            if x < 0:
+                return _REQ[p, card]
+        return _DEC[blind[x], card]
+
+    def evaluate(self, state: Any) -> list[float]:
+        """A cut-off playout's reward: a soft-max over claimed missions plus progress."""
+        st: AdventureState = state
+        value = [0.0] * st.players
+        for seat in st.claimed_by:
+            if seat >= 0:
+                value[seat] += 1.0
+        for m, group in enumerate(st.missions):
+            if st.claimed_by[m] >= 0:
+                continue
+            for p, hand in enumerate(st.hands):
+                have = sum(1 for c in group if c in hand)
+                value[p] += 0.6 * (have / 4.0) ** 2
+        top = max(value)
+        weights = [math.exp(3.0 * (v - top)) for v in value]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+
+def make_ismcts(seed: int = 0, **settings: Any) -> ISMCTSAgent:
+    """The `ismcts` computer player for Adventure Cards (settings: see `ISMCTSAgent`)."""
+    defaults: dict[str, Any] = {"iterations": 1000, "c": 0.7, "playout": "memory", "depth": 16,
+                                "widen": 4.0}
+    defaults.update(settings)
+    return ISMCTSAgent(seed, rules=AdventureRules(), determinizer=AdventureDeterminizer(),
+                       **defaults)
+
+
+def consistent_with(view: AdventureView, state: AdventureState) -> list[str]:
+    """Why `state` could not be the real game behind `view` (empty when it could): the hand,
+    hand sizes, table occupancy, known faces and the discard must match; every card once."""
+    problems: list[str] = []
+    seat = view.seat
+    assert seat is not None
+    placed = [c for h in state.hands for c in h] + [c for c in state.table if c] + state.discard
+    if sorted(placed) != sorted(CARDS):
+        problems.append("not every test-card exactly once")
+    if sorted(state.hands[seat]) != sorted(view.hand):
+        problems.append("own hand differs")
+    if tuple(len(h) for h in state.hands) != view.hand_sizes:
+        problems.append("hand sizes differ")
+    if tuple(c is not None for c in state.table) != view.table:
+        problems.append("table occupancy differs")
+    for slot, face in enumerate(view.known):
+        if face is not None and state.table[slot] != face:
+            problems.append(f"slot {slot} should show {face}")
+    if sorted(state.discard) != sorted(view.discard):
+        problems.append("discard differs")
+    return problems

@@ -1,0 +1,186 @@
+"""Teller styles for Perils & Pathways: how the computer Teller judges plans (`style=`).
+
+The computer Teller (`teller` in agents/perils.py) describes pathways and handles the
+zero-health choices; its style changes only how it answers a plan, and only through the
+`JudgePlan` action, so a style applies when `teller_policy="human"` (the Teller seat judges).
+With the default `teller_policy="rubric"` the rules judge by the rubric themselves and the
+style is never asked. Simulations and tournaments of styles therefore set
+`teller_policy="human"`.
+
+- `fair`: the documented rubric (games/perils/rubric.py): a source counts when the plan
+  names it by name or keyword; the roll-twice for a plan of `DETAILED_WORDS` or more words
+  with `advantage_threshold` approved sources.
+- `generous`: every declared source (a skill can always be brought to bear, an item always
+  put to some use); the roll-twice from `advantage_threshold - 1` sources, at any length.
+- `harsh`: only sources the plan names explicitly (the skill's or the item's full name, no
+  keywords); the roll-twice only with `advantage_threshold + 1` approved sources and twice
+  `DETAILED_WORDS` words.
+- `adaptive`: one of the above (or two sharper ones) by the Hero's standing, below.
+
+Generous approves at least what fair approves, and harsh at most (a test holds them to it).
+
+The adaptive Teller keeps the game tense. It estimates the Hero's standing from the public
+state (levels, health, items, how much of the maze is left): the exact chance of surviving the
+Big Bads if the showdown began now with the items the Hero can still expect to find
+(`standing`). Then, with `low`=0.45 and `high`=0.75 (settings):
+
+- standing < `low` / 2: **rescue**: generous, and the roll-twice for any plan with a source;
+- standing < `low`: generous;
+- standing <= `high`: fair;
+- standing > `high`: harsh, and above (1 + `high`) / 2 **stern**: the channelled skill only
+  (when named), no items, no roll-twice.
+
+Every answer is a legal `JudgePlan` (only declared sources, advantage only when the options
+allow it): the Teller chooses nothing a Teller may not choose.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pocketgalaxy.agents.perils import ComputerTeller
+from pocketgalaxy.agents.perils_planner import matches_hint, model_for, sim_for
+from pocketgalaxy.core.cards import DECK_54
+from pocketgalaxy.core.errors import PocketGalaxyError
+from pocketgalaxy.core.game import Action
+from pocketgalaxy.games.perils.actions import JudgePlan
+from pocketgalaxy.games.perils.content import Theme, load_theme
+from pocketgalaxy.games.perils.options import PerilsOptions
+from pocketgalaxy.games.perils.rubric import (
+    DETAILED_WORDS,
+    Judgement,
+    judge,
+    mentions,
+    word_count,
+)
+from pocketgalaxy.games.perils.views import PerilsView
+
+STYLES = ("fair", "generous", "harsh", "adaptive")
+_SUITS = ("D", "C", "S")
+_ITEM_SHARE = sum(1 for c in DECK_54 if matches_hint(c, {"kind": "item"})) / 48
+"""The share of items among the 48 cards above the aces: the chance a random pathway is one."""
+
+
+def judge_fair(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+               threshold: int | None) -> Judgement:
+    """The documented rubric, unchanged."""
+    return judge(plan, channel, items, theme, threshold)
+
+
+def judge_generous(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+                   threshold: int | None) -> Judgement:
+    """Every declared source; the roll-twice one source sooner than the rubric, any length."""
+    sources = int(channel is not None) + len(items)
+    advantage = threshold is not None and sources >= threshold - 1
+    return Judgement(channel is not None, tuple(items), advantage)
+
+
+def judge_harsh(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+                threshold: int | None) -> Judgement:
+    """Only sources named in full; the roll-twice rarely (one more source, twice the words)."""
+    approve_channel = channel is not None and mentions(plan, (theme.skills[channel].name,))
+    approved = tuple(c for c in items if mentions(plan, (theme.items[c].name,)))
+    sources = int(approve_channel) + len(approved)
+    advantage = (threshold is not None and sources >= threshold + 1
+                 and word_count(plan) >= 2 * DETAILED_WORDS)
+    return Judgement(approve_channel, approved, advantage)
+
+
+def judge_stern(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+                threshold: int | None) -> Judgement:
+    """The adaptive Teller far ahead: the channelled skill only when named in full."""
+    approve_channel = channel is not None and mentions(plan, (theme.skills[channel].name,))
+    return Judgement(approve_channel, (), False)
+
+
+def judge_rescue(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+                 threshold: int | None) -> Judgement:
+    """The adaptive Teller far behind: every source, and the roll-twice for any source."""
+    kind = judge_generous(plan, channel, items, theme, threshold)
+    sources = int(channel is not None) + len(items)
+    return Judgement(kind.approve_channel, kind.approve_items,
+                     kind.advantage or (threshold is not None and sources >= 1))
+
+
+_JUDGES = {"fair": judge_fair, "generous": judge_generous, "harsh": judge_harsh,
+           "stern": judge_stern, "rescue": judge_rescue}
+
+
+def standing(view: PerilsView, options: PerilsOptions) -> float:
+    """The Hero's standing in [0, 1]: the exact chance to survive the Big Bads from the
+    current levels and health, with the items in hand plus those the rest of the maze can be
+    expected to offer (one pathway in each remaining round being an item at the deck's rate,
+    taken whenever offered). Reads only what everyone can see."""
+    levels = {s.suit: s.level for s in view.skills}
+    lv = tuple(levels[s] for s in _SUITS)
+    health = max(view.health, 0)
+    start = options.start_health if isinstance(options.start_health, int) else view.max_health
+    sim = sim_for(model_for(options, start))
+    k = options.pathways_per_round
+    rounds_left = view.draw_count / k if view.stage == "main" else 0.0
+    offered = 1 - (1 - _ITEM_SHARE) ** k
+    expected_items = len(view.items) + round(rounds_left * offered)
+    met = {c[-1] for c in (*view.big_bads_defeated, *view.big_bads_failed)}
+    rem = sum(1 << i for i, s in enumerate(_SUITS) if s not in met)
+    if view.stage == "over" or rem == 0:
+        return 1.0 if health > 0 else 0.0
+    return sim.showdown(lv, rem, health, expected_items, bool(view.big_bads_failed))
+
+
+def adaptive_mode(value: float, low: float, high: float) -> str:
+    """Which judge the adaptive Teller uses at this standing (see the module text)."""
+    if value < low / 2:
+        return "rescue"
+    if value < low:
+        return "generous"
+    if value <= high:
+        return "fair"
+    if value > (1 + high) / 2:
+        return "stern"
+    return "harsh"
+
+
+class StyledTeller(ComputerTeller):
+    """The computer Teller with a judging style. Settings: `style` (fair, generous, harsh,
+    adaptive; default fair), and for adaptive `low` and `high` (standing thresholds)."""
+
+    name = "teller"
+
+    def __init__(self, seed: int = 0, style: str = "fair", low: float = 0.45,
+                 high: float = 0.75, **settings: Any) -> None:
+        super().__init__(seed, **settings)
+        if style not in STYLES:
+            raise PocketGalaxyError(f"unknown Teller style {style!r}", code="agent/bad_spec",
+                                    allowed=list(STYLES))
+        low, high = float(low), float(high)
+        if not 0.0 <= low <= high <= 1.0:
+            raise PocketGalaxyError(f"adaptive Teller needs 0 <= low <= high <= 1, got "
+                                    f"low={low}, high={high}", code="agent/bad_spec")
+        self.style = style
+        self.low = low
+        self.high = high
+
+    def _opts(self) -> PerilsOptions:
+        return self.options if isinstance(self.options, PerilsOptions) else PerilsOptions()
+
+    def mode(self, view: PerilsView) -> str:
+        """The judge this Teller uses now: its style, or for adaptive the standing's mode."""
+        if self.style != "adaptive":
+            return self.style
+        return adaptive_mode(standing(view, self._opts()), self.low, self.high)
+
+    def judgement(self, view: PerilsView) -> Judgement:
+        """This Teller's verdict on the plan in the view."""
+        assert view.plan is not None
+        opts = self._opts()
+        theme = load_theme(opts.theme, opts.archetype_schema)
+        plan = view.plan
+        return _JUDGES[self.mode(view)](plan.text, plan.channel, plan.items, theme,
+                                        opts.advantage_threshold)
+
+    def act(self, view: Any, legal: list[Action]) -> Action:
+        assert isinstance(view, PerilsView)
+        if view.phase == "judge" and view.plan is not None:
+            verdict = self.judgement(view)
+            return JudgePlan(verdict.approve_channel, verdict.approve_items, verdict.advantage)
+        return super().act(view, legal)

@@ -1,0 +1,1 @@
+"""The `pocketgalaxy` command line: Typer commands over Rich screens built from views."""

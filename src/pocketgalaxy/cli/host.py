@@ -1,0 +1,260 @@
+"""The terminal's game loop, shared by both games: seats, prompts, hand-over, save and resume.
+
+`GameHost` drives a `Session`: computer seats move through `session.step_bot()`, people answer
+prompts. A game's `Screen` (cli/perils_screen.py, cli/adventure_screen.py) draws views and turns
+typed lines into actions; the host owns everything else:
+
+- `?` prints the screen's help, `save [NAME]` saves and goes on, `quit` offers to save and leaves;
+- bad input and refused actions print one line and ask again (nothing changes);
+- Ctrl-C offers to save (never silently loses a game);
+- with two or more people at one screen, a hand-over prompt hides the screen between them.
+
+Resuming replays the saved record and lets each computer player decide again at its own seats
+before the recorded action is applied, so its random source and memory are exactly where they
+were: a resumed game continues identically.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from rich.console import Console
+from rich.markup import escape
+
+from pocketgalaxy.agents.base import Agent
+from pocketgalaxy.agents.registry import make_agent
+from pocketgalaxy.cli.saves import SavedGame, SaveStore, SeatInfo, check_name
+from pocketgalaxy.core.errors import PocketGalaxyError, RecordError
+from pocketgalaxy.core.game import Action, Event, GameRules
+from pocketgalaxy.core.record import GameRecord
+from pocketgalaxy.session import Session
+
+InputFn = Callable[[str], str]
+
+
+class QuitGame(Exception):
+    """The player left the game (after being offered a save)."""
+
+    def __init__(self, code: int = 0) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class Screen(Protocol):
+    """What a game's terminal screen provides to the host."""
+
+    help_text: str
+
+    def show(self, host: GameHost, seat: int) -> None:
+        """Draw everything `seat` may see now (from `host.session.view(seat)` and events)."""
+
+    def ask_action(self, host: GameHost, seat: int) -> Action:
+        """Prompt `seat` until a well-formed action is typed (the host checks legality)."""
+
+    def after_action(self, host: GameHost, seat: int, events: list[Event]) -> None:
+        """React to a person's own action (for example show a peeked card for a moment)."""
+
+    def finish(self, host: GameHost) -> None:
+        """Draw the end of the game."""
+
+
+class GameHost:
+    """One game in the terminal: a session, who sits where, and the console to talk through."""
+
+    def __init__(
+        self,
+        session: Session,
+        seats: Sequence[SeatInfo],
+        screen: Screen,
+        out: Console,
+        *,
+        input_fn: InputFn | None = None,
+        store: SaveStore | None = None,
+        save_name: str | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> None:
+        self.session = session
+        self.rules: GameRules[Any, Any] = session.rules
+        self.seats = list(seats)
+        self.screen = screen
+        self.out = out
+        self._input = input_fn or (lambda prompt: out.input(prompt))
+        self.store = store or SaveStore()
+        self.save_name = save_name or f"{self.rules.name}-{session.seed}"
+        self.settings = dict(settings or {})
+        self.last_human: int | None = None
+        self.seen_upto: dict[int, int] = {}
+        """Per person: the index into the session log up to which they have been shown events."""
+
+    # -- seats -----------------------------------------------------------------------------
+    @property
+    def humans(self) -> list[int]:
+        return [s.seat for s in self.seats if not s.is_bot]
+
+    def name(self, seat: int | None) -> str:
+        if seat is None:
+            return "nobody"
+        return self.seats[seat].name
+
+    # -- input -------------------------------------------------------------------------------
+    def ask(self, prompt: str) -> str:
+        """Read one line. Handles `?`, `save [NAME]` and `quit` itself and asks again."""
+        while True:
+            try:
+                line = self._input(prompt)
+            except EOFError:
+                self.out.print()
+                self.out.print("[yellow]Input ended; leaving the game.[/]")
+                raise QuitGame(1) from None
+            text = line.strip()
+            low = text.lower()
+            if low in ("?", "help", "h"):
+                self.out.print(self.screen.help_text)
+                continue
+            if low == "save" or low.startswith("save "):
+                self.save(text[4:].strip() or None)
+                continue
+            if low in ("quit", "exit", "q"):
+                self.offer_save()
+                raise QuitGame(0)
+            return text
+
+    def confirm(self, prompt: str, default: bool = False) -> bool:
+        """A yes/no question; Enter gives the default."""
+        while True:
+            try:
+                answer = self._input(f"{prompt} [{'Y/n' if default else 'y/N'}] ").strip().lower()
+            except EOFError:
+                return default
+            if not answer:
+                return default
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("n", "no"):
+                return False
+            self.out.print("[red]Please answer y or n.[/]")
+
+    def say_error(self, exc: PocketGalaxyError | str) -> None:
+        """One line for bad input; the caller asks again."""
+        text = exc if isinstance(exc, str) else exc.message
+        self.out.print(f"[red]✗ {escape(text)}[/]  [dim](type ? for help)[/]", soft_wrap=True)
+
+    # -- saving ------------------------------------------------------------------------------
+    def saved_game(self, name: str | None = None) -> SavedGame:
+        record = self.session.record
+        record.meta = dict(record.meta) | {"names": [s.name for s in self.seats]}
+        return SavedGame(
+            name=check_name(name or self.save_name),
+            record=GameRecord.from_json(record.to_json()),
+            seats=list(self.seats),
+            settings=dict(self.settings),
+        )
+
+    def save(self, name: str | None = None) -> Path | None:
+        try:
+            saved = self.saved_game(name)
+            path = self.store.write(saved)
+        except PocketGalaxyError as exc:
+            self.say_error(exc)
+            return None
+        self.save_name = saved.name
+        self.out.print(
+            f"[green]Saved as {escape(saved.name)}[/] ({escape(str(path))}); "
+            f"continue later with: pocketgalaxy resume {escape(saved.name)}"
+        )
+        return path
+
+    def offer_save(self) -> None:
+        if self.session.is_over:
+            return
+        try:
+            if self.confirm("Save this game before leaving?", default=True):
+                self.save()
+        except KeyboardInterrupt:
+            self.out.print("\n[yellow]Not saved.[/]")
+
+    # -- the loop ----------------------------------------------------------------------------
+    def handover(self, seat: int) -> None:
+        """Hide the screen and wait for the next person when several people share it."""
+        if len(self.humans) < 2 or self.last_human == seat:
+            return
+        self.out.clear()
+        self.out.rule(f"Pass the screen to {escape(self.name(seat))}")
+        self.ask(f"{self.name(seat)}, press Enter when only you can see the screen. ")
+        self.out.clear()
+
+    def play(self) -> int:
+        """Play to the end (or until the person quits). Returns an exit code."""
+        try:
+            while not self.session.is_over:
+                if self.session.bot_to_act():
+                    self.session.step_bot()
+                    continue
+                seat = self.session.to_act
+                assert seat is not None
+                self.handover(seat)
+                self.last_human = seat
+                self.screen.show(self, seat)
+                while True:
+                    action = self.screen.ask_action(self, seat)
+                    try:
+                        events = self.session.act(seat, action)
+                    except PocketGalaxyError as exc:
+                        self.say_error(exc)
+                        continue
+                    break
+                self.screen.after_action(self, seat, events)
+            self.screen.finish(self)
+            return 0
+        except QuitGame as q:
+            return q.code
+        except KeyboardInterrupt:
+            self.out.print("\n[yellow]Interrupted.[/]")
+            self.offer_save()
+            return 130
+
+    def write_record(self, path: Path) -> None:
+        record = self.session.record
+        record.meta = dict(record.meta) | {"names": [s.name for s in self.seats]}
+        path.write_text(record.dumps(), encoding="utf-8")
+        self.out.print(f"[green]Record written to {escape(str(path))}[/]")
+
+
+def bot_agents(game: str, seats: Sequence[SeatInfo], players: int) -> dict[int, Agent]:
+    """The computer players for the bot seats, each with its saved seed."""
+    return {
+        s.seat: make_agent(game, s.spec or "", s.seat, players, seed=s.seed or 0)
+        for s in seats
+        if s.is_bot
+    }
+
+
+def restore_session(rules: GameRules[Any, Any], saved: SavedGame) -> Session:
+    """Rebuild a saved game: replay its record, letting each computer player decide again at
+    its turns (so its random source and memory match the original game), then apply the
+    recorded action."""
+    record = saved.record
+    if record.game != rules.name:
+        raise RecordError(f"save {saved.name!r} is for {record.game!r}, not {rules.name!r}")
+    agents = bot_agents(rules.name, saved.seats, record.players)
+    session = Session(
+        rules,
+        record.options,
+        seed=record.seed,
+        players=record.players,
+        pinned=record.pinned,
+        agents=agents,
+        meta=record.meta,
+    )
+    for i, (seat, data) in enumerate(record.actions):
+        try:
+            if seat in agents:
+                agents[seat].act(session.view(seat), session.legal_actions(seat))
+            session.act(seat, data)
+        except PocketGalaxyError as exc:
+            raise RecordError(
+                f"save {saved.name!r}: step {i} (seat {seat}) does not apply: {exc.message}"
+            ) from exc
+    return session

@@ -1,0 +1,167 @@
+"""`pocketgalaxy simulate perils|adventure`: many computer-only games, summarised."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+from pocketgalaxy.cli.common import (
+    build_options,
+    console,
+    fail,
+    handle_errors,
+    option_pairs,
+    pick_seed,
+    split_list,
+)
+from pocketgalaxy.core.options import options_to_json
+from pocketgalaxy.registry import get_game
+from pocketgalaxy.sim.report import adventure_report, adventure_tables, perils_report, perils_tables
+from pocketgalaxy.sim.runner import ProgressFn, run_many
+
+simulate_app = typer.Typer(
+    help="Simulate many computer-only games and report win rates.", no_args_is_help=True
+)
+
+PERILS_SIM_DEFAULTS = {"teller_policy": "approve_all"}
+"""Bot against bot there is no plan text worth judging, so plans are approved (rules.md, PP-A7)."""
+
+
+@contextmanager
+def _progress(enabled: bool, label: str) -> Iterator[ProgressFn | None]:
+    if not enabled:
+        yield None
+        return
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield update
+
+
+def _emit(report: dict[str, Any], as_json: bool, tables: Any) -> None:
+    if as_json:
+        typer.echo(json.dumps(report, indent=1))
+    else:
+        console().print(tables(report))
+
+
+def _check_counts(n: int, workers: int) -> None:
+    if n < 1:
+        raise fail(f"-n {n}: simulate at least one game")
+    if workers < 1:
+        raise fail(f"--workers {workers}: use at least one worker")
+
+
+@simulate_app.command("perils")
+@handle_errors
+def simulate_perils(
+    n: Annotated[int, typer.Option("-n", "--games", help="Number of games.")] = 1000,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Master seed (printed if not given).")
+    ] = None,
+    hero: Annotated[
+        str, typer.Option("--hero", help="Computer Hero: rulebased or random.")
+    ] = "rulebased",
+    teller: Annotated[str, typer.Option("--teller", help="Computer Teller.")] = "teller",
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            help="A rule option key=value (repeatable). Default here: teller_policy=approve_all.",
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Processes to use (same results as 1).")
+    ] = 1,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON (no progress bar).")
+    ] = False,
+) -> None:
+    """The Hero's win rate with 95% Wilson intervals, overall and by archetype."""
+    _check_counts(n, workers)
+    rules = get_game("perils")
+    options = build_options(rules, option_pairs(rules, option or [], PERILS_SIM_DEFAULTS))
+    master = pick_seed(seed)
+    with _progress(not as_json, "Perils & Pathways") as progress:
+        results = run_many(
+            "perils", [hero, teller], n, master, options, 2, workers=workers, progress=progress
+        )
+    report = perils_report(results, seed=master, options=options_to_json(options))
+    _emit(report, as_json, perils_tables)
+
+
+@simulate_app.command("adventure")
+@handle_errors
+def simulate_adventure(
+    n: Annotated[int, typer.Option("-n", "--games", help="Number of games.")] = 1000,
+    players: Annotated[int, typer.Option("--players", help="Players per game, 2-5.")] = 4,
+    bots: Annotated[
+        str, typer.Option("--bots", help="One computer player per seat, comma separated.")
+    ] = "memory,memory,forgetful,random",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Master seed (printed if not given).")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A rule option key=value (repeatable)."),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Processes to use (same results as 1).")
+    ] = 1,
+    rotate: Annotated[
+        bool,
+        typer.Option(
+            "--rotate/--no-rotate",
+            help="Shift the players one seat each game, so each sits everywhere equally.",
+        ),
+    ] = True,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON (no progress bar).")
+    ] = False,
+) -> None:
+    """Win shares by seat and by computer player, game length and the first-player edge."""
+    _check_counts(n, workers)
+    rules = get_game("adventure")
+    specs: Sequence[str] = split_list(bots)
+    if len(specs) == 1:
+        specs = list(specs) * players
+    if len(specs) != players:
+        raise fail(
+            f"--bots names {len(specs)} players for --players {players}: give one per "
+            "seat, or one for all"
+        )
+    options = build_options(rules, option_pairs(rules, option or []))
+    master = pick_seed(seed)
+    with _progress(not as_json, "Adventure Cards") as progress:
+        results = run_many(
+            "adventure",
+            specs,
+            n,
+            master,
+            options,
+            players,
+            workers=workers,
+            rotate=rotate,
+            progress=progress,
+        )
+    report = adventure_report(
+        results, seed=master, options=options_to_json(options), specs=specs, rotate=rotate
+    )
+    _emit(report, as_json, adventure_tables)

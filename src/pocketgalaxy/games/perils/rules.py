@@ -1,0 +1,856 @@
+"""The rules of Perils & Pathways (`PerilsRules`): setup, pathway rounds, perils, the zero-health
+penalty and the showdown, as numbered in docs/rules/perils.md (PP-R1..R22, options PP-A*).
+
+Seat 0 is the Hero, seat 1 the Teller. Players act only where a decision exists; everything
+else (healing, item gain, automatic passes, resolution after the roll, a penalty that needs no
+choice, dealing the next round) happens inside `_do` and is reported by events.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from pocketgalaxy.core.cards import DECK_54, card, parse_card
+from pocketgalaxy.core.errors import (
+    CardCodeError,
+    IllegalActionError,
+    MalformedActionError,
+    OptionsError,
+)
+from pocketgalaxy.core.game import Action, Event, GameRules, Outcome
+from pocketgalaxy.core.options import options_to_json
+from pocketgalaxy.core.rng import Rng
+from pocketgalaxy.games.perils import events as ev
+from pocketgalaxy.games.perils.actions import (
+    ACTION_PHASES,
+    ACTION_TYPES,
+    HERO,
+    MAX_DESCRIPTION,
+    MAX_PLAN,
+    TELLER,
+    ChooseArchetype,
+    ChooseLostLevels,
+    ChoosePathway,
+    ChooseShuffleBack,
+    DescribePathways,
+    JudgePlan,
+    MakePlan,
+    Roll,
+)
+from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme
+from pocketgalaxy.games.perils.narration import (
+    card_kind,
+    hint_for,
+    narration_seed_for,
+    prize_of,
+    suggest_descriptions,
+)
+from pocketgalaxy.games.perils.options import PerilsOptions
+from pocketgalaxy.games.perils.rubric import Judgement, approve_all, judge
+from pocketgalaxy.games.perils.state import PerilsState
+from pocketgalaxy.games.perils.views import PerilsView, build_view
+
+SKILL_SUITS = ("D", "C", "S")
+BIG_BAD_DIFFICULTY = 11
+ACES = ("AD", "AC", "AS")
+_PHASE_SEAT = {"archetype": HERO, "describe": TELLER, "choose": HERO, "plan": HERO,
+               "judge": TELLER, "roll": HERO, "shuffle_back": TELLER}
+_MAX_LISTED_CHOICES = 64
+_SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+_PRIZES: dict[tuple[Any, ...], str] = {}
+
+
+class PerilsRules(GameRules[PerilsState, PerilsOptions]):
+    """Perils & Pathways for exactly two seats: 0 the Hero, 1 the Teller."""
+
+    name: ClassVar[str] = "perils"
+    title: ClassVar[str] = "Perils & Pathways"
+    options_type: ClassVar[type[Any]] = PerilsOptions
+    action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    # -- setup ------------------------------------------------------------------------
+    def new(
+        self,
+        options: PerilsOptions | None = None,
+        seed: int = 0,
+        *,
+        players: int | None = None,
+        pinned: Any = None,
+    ) -> PerilsState:
+        """A fresh game (PP-R1..R6). `pinned`: {"draw": [codes, top first], "big_bads":
+        [the three aces, top first], "rolls": [die values used first]}."""
+        opts = options if options is not None else PerilsOptions()
+        if players not in (None, 2):
+            raise OptionsError(f"Perils & Pathways needs exactly 2 players, not {players}",
+                               allowed=["2"])
+        theme = self.theme(opts)
+        if opts.archetype is not None and theme.archetype(opts.archetype) is None:
+            raise OptionsError(
+                f"option archetype={opts.archetype!r} is not an archetype of theme {theme.id}",
+                allowed=[a.id for a in theme.archetypes],
+            )
+        pin = _validate_pinned(pinned)
+        state = PerilsState(
+            options=opts,
+            seed=seed,
+            narration_seed=narration_seed_for(seed),
+            rng=Rng(seed, pin.get("rolls", [])),
+            pinned=pin or None,
+            deck=list(DECK_54),
+        )
+        if opts.archetype is not None:
+            try:
+                self._check_pinned_archetype(state, theme, opts.archetype,
+                                             ChooseArchetype(opts.archetype))
+            except IllegalActionError as exc:
+                raise OptionsError(f"option archetype={opts.archetype!r}: {exc.message}",
+                                   allowed=list(exc.allowed)) from exc
+            self._setup(state, opts.archetype)
+        return state
+
+    def theme(self, options: PerilsOptions) -> Theme:
+        """The options' theme (bundled id or path), loaded once and cached."""
+        return load_theme(options.theme, options.archetype_schema)
+
+    def _setup(self, state: PerilsState, archetype_id: str) -> list[Event]:
+        theme = self.theme(state.options)
+        arch = theme.archetype(archetype_id)
+        assert arch is not None
+        state.archetype = arch.id
+        for code in arch.cards:
+            state.deck.remove(code)
+            (state.base if card(code).is_number else state.inventory).append(code)
+        state.prize = ["AH"]
+        pin = state.pinned or {}
+        bigs = list(pin.get("big_bads") or ACES)
+        if not pin.get("big_bads"):
+            state.rng.shuffle(bigs)
+        state.big_bads = bigs
+        top = list(pin.get("draw") or [])
+        rest = [c for c in state.deck if c not in top and not card(c).is_ace]
+        state.rng.shuffle(rest)
+        state.draw = top + rest
+        state.deck = []
+        opts = state.options
+        if opts.start_health == "heart_card_value":
+            hearts = sum(card(c).rank for c in state.base if _suit(c) == "H")
+            state.start_health = hearts if hearts > 0 else opts.max_health
+        else:
+            assert isinstance(opts.start_health, int)
+            state.start_health = opts.start_health
+        state.health = state.start_health
+        state.stage = "main"
+        events: list[Event] = [
+            ev.ArchetypeChosen(archetype=arch.id, cards=arch.cards, health=state.health)
+        ]
+        self._deal(state, events)
+        return events
+
+    # -- queries ----------------------------------------------------------------------
+    def to_act(self, state: PerilsState) -> int | None:
+        if state.phase == "over":
+            return None
+        if state.phase == "lose_levels":
+            return HERO if state.options.lost_levels_chooser == "hero" else TELLER
+        return _PHASE_SEAT[state.phase]
+
+    def levels(self, state: PerilsState) -> dict[str, int]:
+        """Skill level per suit: the base card value(s) plus the tucked cards (PP-R2, PP-R16)."""
+        out = {s: len(state.tucked[s]) for s in ("D", "C", "S", "H")}
+        for code in state.base:
+            out[_suit(code)] += card(code).rank
+        return out
+
+    def sense(self, state: PerilsState) -> str:
+        """sight, sound, smell by round (PP-R8, PP-A16); "free" in a free-sense showdown."""
+        if state.stage == "showdown" and state.options.showdown_sense == "free":
+            return "free"
+        return SENSES[(max(state.round, 1) - 1) % 3]
+
+    def difficulty(self, code: str) -> int:
+        c = card(code)
+        return BIG_BAD_DIFFICULTY if c.is_ace else c.rank
+
+    def bonus(self, state: PerilsState) -> int:
+        """Approved bonuses: the channel (+1, or its level) and +1 per approved item (PP-R13)."""
+        total = len(state.approve_items)
+        if state.approve_channel and state.plan_channel is not None:
+            if state.options.channel_bonus == "level":
+                total += self.levels(state)[state.plan_channel]
+            else:
+                total += 1
+        return total
+
+    def suggestions(self, state: PerilsState) -> tuple[str, ...]:
+        """The computer Teller's descriptions for the current pathways (memoised: a pure
+        function of the narration seed, the round, the cards and the earlier descriptions)."""
+        theme = self.theme(state.options)
+        sense = self.sense(state)
+        key = (state.narration_seed, state.round, tuple(state.pathways), len(state.history),
+               state.history[-1] if state.history else "", state.options.hint_fidelity,
+               theme.source, theme.id, sense)
+        cached = _SUGGESTIONS.get(key)
+        if cached is None:
+            if len(_SUGGESTIONS) > 512:
+                _SUGGESTIONS.clear()
+            cached = _SUGGESTIONS[key] = suggest_descriptions(state, theme, sense)
+        return cached
+
+    def outcome(self, state: PerilsState) -> Outcome | None:
+        if state.result is None:
+            return None
+        if state.result == "won":
+            return Outcome((HERO, TELLER), state.result_reason, (1.0, 1.0))
+        return Outcome((), state.result_reason, (0.0, 0.0))
+
+    def state_from_json(self, data: dict[str, Any]) -> PerilsState:
+        return PerilsState.from_json(data)
+
+    def describe_action(self, action: Action) -> str:
+        return repr(action)
+
+    # -- checks -----------------------------------------------------------------------
+    def _refuse(self, state: PerilsState, seat: int, action: Action, reason: str, rule: str,
+                detail: str = "") -> IllegalActionError:
+        legal = self.legal_actions(state, seat) if state.phase != "over" else []
+        allowed = [repr(a) for a in legal[:20]]
+        return IllegalActionError(action, seat, reason, rule, detail, allowed=allowed)
+
+    def check(self, state: PerilsState, seat: int, action: Action) -> None:
+        if not isinstance(action, ACTION_TYPES):
+            raise MalformedActionError(action, "not a Perils & Pathways action",
+                                       allowed=[t.__name__ for t in ACTION_TYPES])
+        if state.phase == "over":
+            raise IllegalActionError(action, seat, "game_over", "PP-R22", "the game has ended")
+        actor = self.to_act(state)
+        if seat != actor:
+            raise self._refuse(state, seat, action, "not_your_turn", "PP-R1",
+                               f"seat {actor} to act in phase {state.phase}")
+        phase = ACTION_PHASES[type(action)]
+        if phase != state.phase:
+            raise self._refuse(state, seat, action, "wrong_phase", "PP-R1",
+                               f"{type(action).__name__} is for phase {phase}; "
+                               f"the phase is {state.phase}")
+        if isinstance(action, ChooseArchetype):
+            self._check_archetype(state, action)
+        elif isinstance(action, DescribePathways):
+            self._check_describe(state, seat, action)
+        elif isinstance(action, ChoosePathway):
+            position = action.position
+            if (isinstance(position, bool) or not isinstance(position, int)
+                    or not 0 <= position < len(state.pathways)):
+                raise self._refuse(state, seat, action, "no_such_pathway", "PP-R9",
+                                   f"positions 0..{len(state.pathways) - 1}")
+        elif isinstance(action, MakePlan):
+            self._check_plan(state, seat, action)
+        elif isinstance(action, JudgePlan):
+            self._check_judge(state, seat, action)
+        elif isinstance(action, ChooseLostLevels):
+            self._check_lost_levels(state, seat, action)
+        elif isinstance(action, ChooseShuffleBack):
+            cards = action.cards
+            if len(set(cards)) != len(cards) or any(c not in state.limbo for c in cards):
+                raise self._refuse(state, seat, action, "not_a_lost_card", "PP-A10",
+                                   f"choose any of the lost cards {sorted(state.limbo)}")
+
+    def _check_archetype(self, state: PerilsState, action: ChooseArchetype) -> None:
+        theme = self.theme(state.options)
+        if not isinstance(action.archetype, str) or theme.archetype(action.archetype) is None:
+            raise self._refuse(state, HERO, action, "no_such_archetype", "PP-R2",
+                               f"theme {theme.id} has {[a.id for a in theme.archetypes]}")
+        self._check_pinned_archetype(state, theme, action.archetype, action)
+
+    def _check_pinned_archetype(self, state: PerilsState, theme: Theme, archetype_id: str,
+                                action: Action) -> None:
+        arch = theme.archetype(archetype_id)
+        assert arch is not None
+        top = (state.pinned or {}).get("draw") or []
+        clash = sorted(set(top) & set(arch.cards))
+        if clash:
+            raise IllegalActionError(
+                action, HERO, "archetype_conflicts_pinned", "PP-R2",
+                f"the pinned draw pile holds {clash}, cards of archetype {arch.id}",
+                allowed=[a.id for a in theme.archetypes if not set(top) & set(a.cards)],
+            )
+
+    def _check_describe(self, state: PerilsState, seat: int, action: DescribePathways) -> None:
+        texts = action.descriptions
+        if not isinstance(texts, tuple) or len(texts) != len(state.pathways):
+            raise self._refuse(state, seat, action, "wrong_count", "PP-R8",
+                               f"give exactly {len(state.pathways)} description(s), "
+                               f"one per pathway")
+        for i, text in enumerate(texts):
+            if not isinstance(text, str) or not 1 <= len(text.strip()) <= MAX_DESCRIPTION:
+                raise self._refuse(state, seat, action, "bad_description", "PP-R8",
+                                   f"description {i} must be 1..{MAX_DESCRIPTION} characters")
+
+    def allowed_channels(self, state: PerilsState) -> tuple[str, ...]:
+        """Suits that may be channelled against the current peril (PP-A6)."""
+        if state.current is None:
+            return ()
+        suits = SKILL_SUITS + (("H",) if state.options.heart_is_skill else ())
+        return tuple(s for s in suits if s != _suit(state.current))
+
+    def usable_items(self, state: PerilsState, channel: str | None) -> list[str]:
+        """Inventory items that may be committed with this channel (PP-A8)."""
+        if not state.options.item_suit_restriction or state.current is None:
+            return list(state.inventory)
+        ok = {_suit(state.current), channel}
+        return [c for c in state.inventory if card(c).is_joker or _suit(c) in ok]
+
+    def _check_plan(self, state: PerilsState, seat: int, action: MakePlan) -> None:
+        assert state.current is not None
+        peril_suit = _suit(state.current)
+        if action.channel is not None:
+            if action.channel == peril_suit:
+                raise self._refuse(state, seat, action, "channel_same_suit", "PP-A6",
+                                   f"channel a skill other than the tested one ({peril_suit}); "
+                                   f"allowed {list(self.allowed_channels(state))}")
+            if action.channel not in self.allowed_channels(state):
+                raise self._refuse(state, seat, action, "channel_not_allowed", "PP-A6",
+                                   f"allowed {list(self.allowed_channels(state))} or none")
+        if len(set(action.items)) != len(action.items):
+            raise self._refuse(state, seat, action, "duplicate_item", "PP-R13",
+                               "each item can be committed once")
+        for code in action.items:
+            if code not in state.inventory:
+                raise self._refuse(state, seat, action, "item_not_held", "PP-R13",
+                                   f"{code!r} is not in the inventory {state.inventory}")
+        usable = self.usable_items(state, action.channel)
+        for code in action.items:
+            if code not in usable:
+                raise self._refuse(state, seat, action, "item_wrong_suit", "PP-A8",
+                                   f"with item_suit_restriction {code} needs the peril's or "
+                                   f"the channelled suit; usable {usable}")
+        if not isinstance(action.plan, str) or len(action.plan) > MAX_PLAN:
+            raise self._refuse(state, seat, action, "plan_too_long", "PP-R13",
+                               f"a plan is at most {MAX_PLAN} characters")
+
+    def _check_judge(self, state: PerilsState, seat: int, action: JudgePlan) -> None:
+        if action.approve_channel and state.plan_channel is None:
+            raise self._refuse(state, seat, action, "nothing_to_approve", "PP-R13",
+                               "the plan channels no skill")
+        items = action.approve_items
+        if len(set(items)) != len(items) or any(c not in state.plan_items for c in items):
+            raise self._refuse(state, seat, action, "item_not_in_plan", "PP-R13",
+                               f"approve items among the committed {state.plan_items}")
+        if action.advantage and state.options.advantage_threshold is None:
+            raise self._refuse(state, seat, action, "advantage_disabled", "PP-A7",
+                               "advantage_threshold is None: advantage is never granted")
+
+    def lose_quota(self, state: PerilsState) -> dict[str, int]:
+        """How many gained levels to lose per suit ("per_skill") or in all ("total": key "*")."""
+        opts = state.options
+        rnd = math.ceil if opts.half_rounding == "up" else math.floor
+        if opts.half_scope == "per_skill":
+            return {s: int(rnd(len(state.tucked[s]) / 2)) for s in SKILL_SUITS}
+        gained = sum(len(state.tucked[s]) for s in SKILL_SUITS)
+        return {"*": int(rnd(gained / 2))}
+
+    def _check_lost_levels(self, state: PerilsState, seat: int, action: ChooseLostLevels
+                           ) -> None:
+        cards = action.cards
+        gained = [c for s in SKILL_SUITS for c in state.tucked[s]]
+        if len(set(cards)) != len(cards) or any(c not in gained for c in cards):
+            raise self._refuse(state, seat, action, "not_a_gained_level", "PP-A9",
+                               f"choose among the tucked skill cards {gained}")
+        if len(cards) != state.levels_to_lose:
+            raise self._refuse(state, seat, action, "wrong_count", "PP-A9",
+                               f"lose exactly {state.levels_to_lose} gained level(s)")
+        quota = self.lose_quota(state)
+        if "*" not in quota:
+            for s in SKILL_SUITS:
+                if sum(1 for c in cards if _suit(c) == s) != quota[s]:
+                    raise self._refuse(state, seat, action, "wrong_split", "PP-A9",
+                                       f"half_scope=per_skill: lose {quota} per suit")
+
+    # -- legal actions ---------------------------------------------------------------
+    def legal_actions(self, state: PerilsState, seat: int) -> list[Action]:
+        """Every choice `check` accepts, listed canonically where text or subsets are free:
+        DescribePathways is listed once (the computer's suggestions), MakePlan once per
+        channel x the first k usable items (plan ""), JudgePlan per channel approval x item
+        prefix x advantage, ChooseLostLevels and ChooseShuffleBack as all subsets when there
+        are at most 64, otherwise one canonical choice per count."""
+        if state.phase == "over" or self.to_act(state) != seat:
+            return []
+        phase = state.phase
+        if phase == "archetype":
+            theme = self.theme(state.options)
+            top = set((state.pinned or {}).get("draw") or [])
+            return [ChooseArchetype(a.id) for a in theme.archetypes if not top & set(a.cards)]
+        if phase == "describe":
+            return [DescribePathways(self.suggestions(state))]
+        if phase == "choose":
+            return [ChoosePathway(i) for i in range(len(state.pathways))]
+        if phase == "plan":
+            out: list[Action] = []
+            for channel in (None, *self.allowed_channels(state)):
+                usable = self.usable_items(state, channel)
+                for k in range(len(usable) + 1):
+                    out.append(MakePlan(channel, tuple(usable[:k]), ""))
+            return out
+        if phase == "judge":
+            adv = (False,) if state.options.advantage_threshold is None else (False, True)
+            chans = (False, True) if state.plan_channel is not None else (False,)
+            return [
+                JudgePlan(c, tuple(state.plan_items[:k]), a)
+                for c in chans for k in range(len(state.plan_items) + 1) for a in adv
+            ]
+        if phase == "roll":
+            return [Roll()]
+        if phase == "lose_levels":
+            return [ChooseLostLevels(c) for c in self._lost_level_choices(state)]
+        if phase == "shuffle_back":
+            lost = sorted(state.limbo, key=DECK_54.index)
+            if 2 ** len(lost) <= _MAX_LISTED_CHOICES:
+                subsets = [s for r in range(len(lost) + 1) for s in itertools.combinations(lost, r)]
+            else:
+                subsets = [tuple(lost[:k]) for k in range(len(lost) + 1)]
+            return [ChooseShuffleBack(s) for s in subsets]
+        return []
+
+    def _lost_level_choices(self, state: PerilsState) -> list[tuple[str, ...]]:
+        quota = self.lose_quota(state)
+        if "*" in quota:
+            gained = [c for s in SKILL_SUITS for c in state.tucked[s]]
+            n = quota["*"]
+            if math.comb(len(gained), n) <= _MAX_LISTED_CHOICES:
+                return list(itertools.combinations(gained, n))
+            # Canonical: every split of n over the suits, most recent cards first in each suit.
+            out = []
+            sizes = [len(state.tucked[s]) for s in SKILL_SUITS]
+            for a in range(min(n, sizes[0]) + 1):
+                for b in range(min(n - a, sizes[1]) + 1):
+                    c = n - a - b
+                    if c <= sizes[2]:
+                        split = (a, b, c)
+                        out.append(tuple(
+                            x for s, k in zip(SKILL_SUITS, split, strict=True)
+                            for x in state.tucked[s][len(state.tucked[s]) - k:]
+                        ))
+            return out
+        per_suit = [list(itertools.combinations(state.tucked[s], quota[s])) for s in SKILL_SUITS]
+        total = math.prod(len(p) for p in per_suit)
+        if total > _MAX_LISTED_CHOICES:
+            per_suit = [[p[-1]] for p in per_suit]
+        return [tuple(x for part in combo for x in part) for combo in itertools.product(*per_suit)]
+
+    # -- doing ------------------------------------------------------------------------
+    def _do(self, state: PerilsState, seat: int, action: Action) -> list[Event]:
+        events: list[Event] = []
+        if isinstance(action, ChooseArchetype):
+            events.extend(self._setup(state, action.archetype))
+        elif isinstance(action, DescribePathways):
+            self._describe(state, action, events)
+        elif isinstance(action, ChoosePathway):
+            self._choose(state, action.position, False, events)
+        elif isinstance(action, MakePlan):
+            self._plan(state, action, events)
+        elif isinstance(action, JudgePlan):
+            self._judged(state, Judgement(action.approve_channel, tuple(action.approve_items),
+                                          action.advantage), "teller", events)
+        elif isinstance(action, Roll):
+            self._roll(state, events)
+        elif isinstance(action, ChooseLostLevels):
+            self._lose_levels(state, list(action.cards), events)
+        elif isinstance(action, ChooseShuffleBack):
+            self._finish_penalty(state, list(action.cards), events)
+        return events
+
+    def _deal(self, state: PerilsState, events: list[Event]) -> None:
+        """Lay the next round of pathways (PP-R7, PP-R19, PP-A12) or the Big Bads (PP-R20)."""
+        opts = state.options
+        if state.stage == "main":
+            k = opts.pathways_per_round
+            if state.draw and len(state.draw) < k and opts.final_short_round == "discard_leftover":
+                events.append(ev.LeftoverDiscarded(count=len(state.draw)))
+                state.discarded.extend(state.draw)
+                state.draw = []
+            if not state.draw:
+                state.stage = "showdown"
+                events.append(ev.ShowdownBegan(round=state.round + 1))
+            else:
+                n = min(k, len(state.draw))
+                state.pathways = state.draw[:n]
+                del state.draw[:n]
+        if state.stage == "showdown":
+            if not state.big_bads:
+                self._end_showdown(state, events)
+                return
+            n = len(state.big_bads) if opts.showdown_order == "hero_chooses" else 1
+            state.pathways = state.big_bads[:n]
+            del state.big_bads[:n]
+        if opts.pathway_order == "shuffled":
+            state.rng.shuffle(state.pathways)
+        state.round += 1
+        state.descriptions = []
+        state.suggested = []
+        state.phase = "describe"
+        events.append(ev.PathwaysDealt(round=state.round, cards=tuple(state.pathways)))
+        events.append(ev.PathwaysLaid(round=state.round, count=len(state.pathways),
+                                      sense=self.sense(state), stage=state.stage))
+
+    def _describe(self, state: PerilsState, action: DescribePathways, events: list[Event]
+                  ) -> None:
+        texts = [t.strip() for t in action.descriptions]
+        suggested = self.suggestions(state)
+        state.descriptions = texts
+        state.suggested = [t == s for t, s in zip(texts, suggested, strict=True)]
+        state.history.extend(texts)
+        state.phase = "choose"
+        events.append(ev.PathwaysDescribed(round=state.round, descriptions=tuple(texts)))
+        if len(state.pathways) == 1:
+            self._choose(state, 0, True, events)
+
+    def _choose(self, state: PerilsState, position: int, automatic: bool, events: list[Event]
+                ) -> None:
+        code = state.pathways.pop(position)
+        others = state.pathways
+        state.pathways = []
+        state.descriptions = []
+        state.suggested = []
+        if state.stage == "showdown":
+            state.big_bads = others + state.big_bads
+        else:
+            state.unchosen.extend(others)
+        events.append(ev.PathwayChosen(round=state.round, position=position, automatic=automatic))
+        if state.stage == "main" and others and state.options.reveal_unchosen:
+            events.append(ev.UnchosenRevealed(cards=tuple(others)))
+        state.current = code
+        kind = card_kind(code)
+        events.append(ev.CardRevealed(card=code, kind=kind, difficulty=self.difficulty(code)
+                                      if kind in ("peril", "big_bad") else 0))
+        self._resolve(state, events)
+
+    def _resolve(self, state: PerilsState, events: list[Event]) -> None:
+        """PP-R10..R12: heal, gain an item, pass automatically, or ask for a plan."""
+        code = state.current
+        assert code is not None
+        kind = card_kind(code)
+        if kind == "gift":
+            state.current = None
+            state.spent.append(code)
+            if state.health < state.options.max_health:
+                state.health += 1
+                events.append(ev.HealthGained(amount=1, health=state.health, card=code))
+            else:
+                events.append(ev.HealWasted(card=code, health=state.health))
+            self._next(state, events)
+            return
+        if kind == "item":
+            state.current = None
+            state.inventory.append(code)
+            events.append(ev.ItemGained(card=code))
+            self._next(state, events)
+            return
+        d = self.difficulty(code)
+        level = self.levels(state)[_suit(code)]
+        passes = level > d if state.options.autopass_comparison == ">" else level >= d
+        if passes:
+            state.current = None
+            state.spent.append(code)
+            events.append(ev.PerilPassed(card=code, level=level, difficulty=d))
+            if kind == "big_bad":
+                state.defeated.append(code)
+                events.append(ev.BigBadFaced(card=code, result="passed",
+                                             remaining=self._bads_left(state)))
+            self._next(state, events)
+            return
+        state.phase = "plan"
+        state.plan_made = False
+        state.plan_channel = None
+        state.plan_items = []
+        state.plan_text = ""
+        state.judged = False
+        state.approve_channel = False
+        state.approve_items = []
+        state.advantage = False
+        state.rolls = []
+
+    def _bads_left(self, state: PerilsState) -> int:
+        return len(state.big_bads) + len(state.pathways)
+
+    def _plan(self, state: PerilsState, action: MakePlan, events: list[Event]) -> None:
+        state.plan_made = True
+        state.plan_channel = action.channel
+        state.plan_items = list(action.items)
+        state.plan_text = action.plan
+        events.append(ev.PlanMade(channel=action.channel, items=tuple(action.items),
+                                  plan=action.plan))
+        opts = state.options
+        if opts.teller_policy == "human":
+            state.phase = "judge"
+            return
+        if opts.teller_policy == "approve_all":
+            verdict = approve_all(action.channel, tuple(action.items), opts.advantage_threshold)
+        else:
+            verdict = judge(action.plan, action.channel, tuple(action.items), self.theme(opts),
+                            opts.advantage_threshold)
+        self._judged(state, verdict, opts.teller_policy, events)
+
+    def _judged(self, state: PerilsState, verdict: Judgement, by: str, events: list[Event]
+                ) -> None:
+        state.judged = True
+        state.approve_channel = verdict.approve_channel
+        state.approve_items = list(verdict.approve_items)
+        state.advantage = verdict.advantage
+        state.phase = "roll"
+        events.append(ev.PlanJudged(approve_channel=verdict.approve_channel,
+                                    approve_items=tuple(verdict.approve_items),
+                                    advantage=verdict.advantage, bonus=self.bonus(state), by=by))
+
+    def _roll(self, state: PerilsState, events: list[Event]) -> None:
+        """PP-R14..R17: roll, spend the approved items, tuck the card as a level or as damage."""
+        code = state.current
+        assert code is not None
+        opts = state.options
+        suit = _suit(code)
+        d = self.difficulty(code)
+        values = [state.rng.roll()]
+        if state.advantage:
+            values.append(state.rng.roll())
+        state.rolls = values
+        bonus = self.bonus(state)
+        total = max(values) + bonus
+        if opts.skill_adds_to_roll:
+            total += self.levels(state)[suit]
+        events.append(ev.DieRolled(values=tuple(values), advantage=state.advantage, bonus=bonus,
+                                   total=total, difficulty=d))
+        if state.approve_items:
+            for c in state.approve_items:
+                state.inventory.remove(c)
+                state.discarded.append(c)
+            events.append(ev.ItemsSpent(cards=tuple(state.approve_items)))
+        success = total >= d if opts.success_comparison == ">=" else total > d
+        state.current = None
+        state.plan_made = False
+        state.judged = False
+        big_bad = card(code).is_ace
+        if success:
+            state.tucked[suit].append(code)
+            state.tuck_order.append(code)
+            events.append(ev.PerilSucceeded(card=code, suit=suit,
+                                            level=self.levels(state)[suit]))
+            if big_bad:
+                state.defeated.append(code)
+                events.append(ev.BigBadFaced(card=code, result="defeated",
+                                             remaining=self._bads_left(state)))
+        else:
+            state.damage.append(code)
+            state.health -= 1
+            events.append(ev.PerilFailed(card=code))
+            events.append(ev.HealthLost(amount=1, health=state.health))
+            if big_bad:
+                state.failed.append(code)
+                events.append(ev.BigBadFaced(card=code, result="failed",
+                                             remaining=self._bads_left(state)))
+        state.approve_items = []
+        state.approve_channel = False
+        state.advantage = False
+        if state.health <= 0:
+            events.append(ev.ZeroHealth(stage=state.stage))
+            if state.stage == "showdown" and opts.showdown_zero_health == "lose":
+                self._game_over(state, "lost", "zero_health_in_showdown", events)
+                return
+            self._start_penalty(state, events)
+            return
+        self._next(state, events)
+
+    # -- zero health (PP-R18, PP-A9, PP-A10, PP-A15) ------------------------------------
+    def _start_penalty(self, state: PerilsState, events: list[Event]) -> None:
+        lost_items = list(state.inventory)
+        state.inventory = []
+        state.limbo.extend(lost_items)
+        events.append(ev.ItemsLost(cards=tuple(lost_items)))
+        quota = self.lose_quota(state)
+        n = sum(quota.values())
+        state.levels_to_lose = n
+        chooser = state.options.lost_levels_chooser
+        if self._lost_levels_forced(state, quota):
+            self._lose_levels(state, list(self._lost_level_choices(state)[0]), events)
+        elif chooser in ("hero", "teller"):
+            state.phase = "lose_levels"
+        elif chooser == "random":
+            picked: list[str] = []
+            for s in SKILL_SUITS if "*" not in quota else ("*",):
+                pool = ([c for t in SKILL_SUITS for c in state.tucked[t]] if s == "*"
+                        else list(state.tucked[s]))
+                picked.extend(state.rng.sample(pool, quota[s]))
+            self._lose_levels(state, picked, events)
+        else:  # most_recent
+            if "*" in quota:
+                picked = state.tuck_order[len(state.tuck_order) - n:]
+            else:
+                picked = [c for s in SKILL_SUITS
+                          for c in state.tucked[s][len(state.tucked[s]) - quota[s]:]]
+            self._lose_levels(state, picked, events)
+
+    def _lost_levels_forced(self, state: PerilsState, quota: dict[str, int]) -> bool:
+        """True when only one set of cards can be lost (none, or every gained card)."""
+        if "*" in quota:
+            gained = sum(len(state.tucked[s]) for s in SKILL_SUITS)
+            return quota["*"] in (0, gained)
+        return all(quota[s] in (0, len(state.tucked[s])) for s in SKILL_SUITS)
+
+    def _lose_levels(self, state: PerilsState, cards: list[str], events: list[Event]) -> None:
+        for c in cards:
+            state.tucked[_suit(c)].remove(c)
+            state.tuck_order.remove(c)
+        state.limbo.extend(cards)
+        state.levels_to_lose = 0
+        events.append(ev.LevelsLost(cards=tuple(cards)))
+        opts = state.options
+        lost = list(state.limbo)
+        if state.stage == "showdown":
+            back: list[str] = []
+        elif opts.shuffle_back_rule == "random_half_up":
+            back = state.rng.sample(lost, math.ceil(len(lost) / 2))
+        elif opts.shuffle_back_rule == "items_only":
+            back = [c for c in lost if not card(c).is_number]
+        elif opts.shuffle_back_rule == "all":
+            back = lost
+        elif opts.shuffle_back_rule == "teller_chooses" and lost:
+            state.phase = "shuffle_back"
+            return
+        else:
+            back = []
+        self._finish_penalty(state, back, events)
+
+    def _finish_penalty(self, state: PerilsState, back: list[str], events: list[Event]) -> None:
+        back = sorted(back, key=DECK_54.index)
+        for c in back:
+            state.limbo.remove(c)
+            state.draw.insert(state.rng.below(len(state.draw) + 1), c)
+        events.append(ev.CardsShuffledBack(cards=tuple(back), draw_count=len(state.draw)))
+        if state.limbo:
+            events.append(ev.CardsDiscarded(cards=tuple(state.limbo), reason="zero_health"))
+            state.discarded.extend(state.limbo)
+            state.limbo = []
+        if state.damage:
+            events.append(ev.CardsDiscarded(cards=tuple(state.damage), reason="damage"))
+            state.discarded.extend(state.damage)
+            state.damage = []
+        opts = state.options
+        state.health = opts.reset_health if opts.reset_health is not None else state.start_health
+        events.append(ev.HealthReset(health=state.health))
+        self._next(state, events)
+
+    # -- flow ---------------------------------------------------------------------------
+    def _next(self, state: PerilsState, events: list[Event]) -> None:
+        self._deal(state, events)
+
+    def _end_showdown(self, state: PerilsState, events: list[Event]) -> None:
+        """PP-R22: all three Big Bads met."""
+        if state.options.win_condition == "defeat_all" and state.failed:
+            self._game_over(state, "lost", "big_bad_not_defeated", events)
+        elif state.health > 0:
+            self._game_over(state, "won", "prize_won", events)
+        else:  # pragma: no cover - zero health in the showdown is handled at the roll
+            self._game_over(state, "lost", "zero_health_in_showdown", events)
+
+    def _game_over(self, state: PerilsState, result: str, reason: str, events: list[Event]
+                   ) -> None:
+        state.phase = "over"
+        state.stage = "over"
+        state.result = result
+        state.result_reason = reason
+        if result == "won":
+            events.append(ev.GameWon(prize=prize_of(state, self.theme(state.options)),
+                                     health=state.health, defeated=len(state.defeated)))
+        else:
+            events.append(ev.GameLost(reason=reason))
+
+    # -- views --------------------------------------------------------------------------
+    def view(self, state: PerilsState, seat: int | None) -> PerilsView:
+        theme = self.theme(state.options)
+        current = state.current
+        kind = card_kind(current) if current else None
+        to_act = self.to_act(state)
+        legal = self.legal_actions(state, seat) if seat is not None and seat == to_act else []
+        out = self.outcome(state)
+        hints: list[dict[str, str] | None] = [
+            hint_for(c, state.options.hint_fidelity)
+            if i < len(state.suggested) and state.suggested[i] else None
+            for i, c in enumerate(state.pathways)
+        ]
+        suggestions = None
+        if seat == TELLER and state.phase == "describe":
+            suggestions = self.suggestions(state)
+        return build_view(
+            state, seat, theme,
+            sense=self.sense(state),
+            levels=self.levels(state),
+            kind=kind,
+            difficulty=self.difficulty(current) if current else None,
+            bonus=self.bonus(state) if state.judged else 0,
+            to_act=to_act,
+            legal=legal,
+            outcome=out.to_json() if out else None,
+            hints=hints,
+            suggestions=suggestions,
+            prize=_prize(state, theme),
+            max_health=max(state.options.max_health, state.start_health),
+            options=_options_json(state.options),
+        )
+
+
+def _prize(state: PerilsState, theme: Theme) -> str:
+    key = (state.narration_seed, theme.source, theme.id)
+    text = _PRIZES.get(key)
+    if text is None:
+        if len(_PRIZES) > 512:
+            _PRIZES.clear()
+        text = _PRIZES[key] = prize_of(state, theme)
+    return text
+
+
+@lru_cache(maxsize=64)
+def _options_json(options: PerilsOptions) -> dict[str, Any]:
+    return options_to_json(options)
+
+
+def _suit(code: str) -> str:
+    s = card(code).suit
+    return s.value if s is not None else "*"
+
+
+def _validate_pinned(pinned: Any) -> dict[str, list[Any]]:
+    """Check a pinned deal: {"draw": [...], "big_bads": [...], "rolls": [...]} (all optional)."""
+    if pinned is None:
+        return {}
+    if not isinstance(pinned, dict):
+        raise OptionsError("pinned must be an object with draw, big_bads and rolls",
+                           allowed=["draw", "big_bads", "rolls"])
+    unknown = sorted(set(pinned) - {"draw", "big_bads", "rolls"})
+    if unknown:
+        raise OptionsError(f"unknown pinned key(s) {unknown}", allowed=["draw", "big_bads",
+                                                                        "rolls"])
+    out: dict[str, list[Any]] = {}
+    try:
+        draw = [parse_card(c).code for c in pinned.get("draw") or []]
+        bigs = [parse_card(c).code for c in pinned.get("big_bads") or []]
+    except CardCodeError as exc:
+        raise OptionsError(f"pinned: {exc.message}") from exc
+    if len(set(draw)) != len(draw) or any(card(c).is_ace for c in draw):
+        raise OptionsError("pinned draw must be different non-ace cards (aces are the Big Bads "
+                           "and the Prize, PP-R5)")
+    if bigs and sorted(bigs) != sorted(ACES):
+        raise OptionsError("pinned big_bads must be AD, AC and AS in some order (PP-R5)",
+                           allowed=list(ACES))
+    rolls = pinned.get("rolls") or []
+    if not isinstance(rolls, list) or any(
+        isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 6 for r in rolls
+    ):
+        raise OptionsError("pinned rolls must be a list of die results 1..6")
+    if draw:
+        out["draw"] = draw
+    if bigs:
+        out["big_bads"] = bigs
+    if rolls:
+        out["rolls"] = list(rolls)
+    return out

@@ -1,0 +1,181 @@
+"""The state of a game of Perils & Pathways: plain data, a fast `clone()`, and JSON both ways.
+
+Every one of the 54 cards is in exactly one place at all times (`PLACES`; `locate_all` checks it).
+Card codes are the core's ("8D", "10C", "JK1"); lists that are piles hold the top card first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from pocketgalaxy.core.cards import DECK_54
+from pocketgalaxy.core.errors import OptionsError, RecordError
+from pocketgalaxy.core.options import options_from_json, options_to_json
+from pocketgalaxy.core.rng import Rng
+from pocketgalaxy.games.perils.options import PerilsOptions
+
+SUIT_KEYS = ("D", "C", "S", "H")
+
+# Every place a card can be. `tucked` is split per suit, `current` holds at most one card.
+PLACES = (
+    "deck", "base", "tucked_D", "tucked_C", "tucked_S", "tucked_H", "damage", "inventory",
+    "draw", "big_bads", "prize", "pathways", "current", "unchosen", "spent", "discarded", "limbo",
+)
+
+PHASES = ("archetype", "describe", "choose", "plan", "judge", "roll", "lose_levels",
+          "shuffle_back", "over")
+STAGES = ("setup", "main", "showdown", "over")
+_INTS = ("seed", "narration_seed", "round", "health", "start_health", "levels_to_lose",
+         "players")
+
+_LISTS = (
+    "deck", "base", "damage", "inventory", "draw", "big_bads", "prize", "pathways", "unchosen",
+    "spent", "discarded", "limbo", "descriptions", "history", "tuck_order", "plan_items",
+    "approve_items", "rolls", "defeated", "failed",
+)
+
+
+@dataclass(eq=False)
+class PerilsState:
+    """Plain data. Phases: archetype, describe, choose, plan, judge, roll, lose_levels,
+    shuffle_back, over. Stages: setup, main, showdown, over."""
+
+    options: PerilsOptions
+    seed: int
+    narration_seed: int
+    rng: Rng
+    pinned: dict[str, list[Any]] | None = None
+    phase: str = "archetype"
+    stage: str = "setup"
+    round: int = 0
+    archetype: str | None = None
+    health: int = 0
+    start_health: int = 0
+    deck: list[str] = field(default_factory=list)
+    base: list[str] = field(default_factory=list)
+    tucked: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in SUIT_KEYS})
+    tuck_order: list[str] = field(default_factory=list)
+    damage: list[str] = field(default_factory=list)
+    inventory: list[str] = field(default_factory=list)
+    draw: list[str] = field(default_factory=list)
+    big_bads: list[str] = field(default_factory=list)
+    prize: list[str] = field(default_factory=list)
+    pathways: list[str] = field(default_factory=list)
+    descriptions: list[str] = field(default_factory=list)
+    suggested: list[bool] = field(default_factory=list)
+    history: list[str] = field(default_factory=list)
+    current: str | None = None
+    unchosen: list[str] = field(default_factory=list)
+    spent: list[str] = field(default_factory=list)
+    discarded: list[str] = field(default_factory=list)
+    limbo: list[str] = field(default_factory=list)
+    levels_to_lose: int = 0
+    plan_made: bool = False
+    plan_channel: str | None = None
+    plan_items: list[str] = field(default_factory=list)
+    plan_text: str = ""
+    judged: bool = False
+    approve_channel: bool = False
+    approve_items: list[str] = field(default_factory=list)
+    advantage: bool = False
+    rolls: list[int] = field(default_factory=list)
+    defeated: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    result: str | None = None
+    result_reason: str = ""
+    players: int = 2
+
+    def clone(self) -> PerilsState:
+        """A fast independent copy (lists copied, the options shared: they are frozen)."""
+        new = object.__new__(PerilsState)
+        d = new.__dict__
+        d.update(self.__dict__)
+        for name in _LISTS:
+            d[name] = list(d[name])
+        d["suggested"] = list(self.suggested)
+        d["tucked"] = {s: list(v) for s, v in self.tucked.items()}
+        d["rng"] = self.rng.clone()
+        if self.pinned is not None:
+            d["pinned"] = {k: list(v) for k, v in self.pinned.items()}
+        return new
+
+    def place_of_each(self) -> dict[str, str]:
+        """Card code -> place name; raises ValueError if a card is missing or in two places."""
+        where: dict[str, str] = {}
+        for place in PLACES:
+            if place.startswith("tucked_"):
+                cards: list[str] = self.tucked[place[-1]]
+            elif place == "current":
+                cards = [self.current] if self.current is not None else []
+            else:
+                cards = getattr(self, place)
+            for c in cards:
+                if c in where:
+                    raise ValueError(f"card {c} is in both {where[c]} and {place}")
+                where[c] = place
+        missing = sorted(set(DECK_54) - set(where))
+        extra = sorted(set(where) - set(DECK_54))
+        if missing or extra:
+            raise ValueError(f"cards missing {missing} or unknown {extra}")
+        return where
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "options":
+                value = options_to_json(value)
+            elif f.name == "rng":
+                value = value.to_json()
+            elif f.name == "tucked":
+                value = {s: list(v) for s, v in value.items()}
+            elif isinstance(value, list):
+                value = list(value)
+            elif f.name == "pinned" and value is not None:
+                value = {k: list(v) for k, v in value.items()}
+            data[f.name] = value
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> PerilsState:
+        """Inverse of `to_json`; raises RecordError on corrupt data."""
+        if not isinstance(data, dict):
+            raise RecordError("a Perils state is a JSON object")
+        names = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - set(names))
+        missing = sorted(set(names) - set(data))
+        if unknown or missing:
+            raise RecordError(f"Perils state: unknown keys {unknown}, missing keys {missing}")
+        try:
+            kwargs: dict[str, Any] = dict(data)
+            kwargs["options"] = options_from_json(PerilsOptions, data["options"])
+            kwargs["rng"] = Rng.from_json(data["rng"])
+            tucked = data["tucked"]
+            if not isinstance(tucked, dict) or sorted(tucked) != sorted(SUIT_KEYS):
+                raise ValueError("tucked must map D, C, S, H to lists")
+            kwargs["tucked"] = {s: _codes(tucked[s], "tucked") for s in SUIT_KEYS}
+            for name in _LISTS:
+                kwargs[name] = list(data[name]) if isinstance(data[name], list) else _bad(name)
+            kwargs["suggested"] = [bool(x) for x in data["suggested"]]
+            for name in _INTS:
+                if isinstance(data[name], bool) or not isinstance(data[name], int):
+                    raise ValueError(f"{name} must be an integer")
+            if data["phase"] not in PHASES or data["stage"] not in STAGES:
+                raise ValueError(f"unknown phase {data['phase']!r} or stage {data['stage']!r}")
+            state = cls(**kwargs)
+            state.place_of_each()
+        except (OptionsError, KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"corrupt Perils state: {exc}") from exc
+        return state
+
+
+def _codes(value: Any, name: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise ValueError(f"{name} must be a list of card codes")
+    return list(value)
+
+
+def _bad(name: str) -> list[Any]:
+    raise ValueError(f"{name} must be a list")

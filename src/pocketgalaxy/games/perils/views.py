@@ -1,0 +1,260 @@
+"""What each seat of Perils & Pathways may know: `PerilsView`, built by `build_view`.
+
+Seat 0 (Hero) and watchers (None) never see a face-down card: not the draw pile order, not the
+current pathways, not the unchosen pathways (unless reveal_unchosen), not the Big Bads before
+they are flipped, not the rng. The Teller (seat 1) also sees the faces of the pathways in front
+of the Hero, the unchosen cards, and the computer's suggested descriptions (`suggestions`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from pocketgalaxy.core.cards import card
+from pocketgalaxy.core.game import Action
+from pocketgalaxy.games.perils.content import Theme
+from pocketgalaxy.games.perils.state import PerilsState
+
+ROLES = {0: "hero", 1: "teller", None: "watcher"}
+
+
+@dataclass(frozen=True)
+class SkillView:
+    suit: str
+    name: str
+    base: tuple[str, ...]
+    tucked: tuple[str, ...]
+    level: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"suit": self.suit, "name": self.name, "base": list(self.base),
+                "tucked": list(self.tucked), "level": self.level}
+
+
+@dataclass(frozen=True)
+class ItemView:
+    code: str
+    name: str
+    blurb: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "name": self.name, "blurb": self.blurb}
+
+
+@dataclass(frozen=True)
+class PathwayView:
+    """One face-down pathway. `face` is set only in the Teller's view; `hint` only when the
+    description is the computer's suggestion (the text carries the same information)."""
+
+    position: int
+    description: str | None
+    hint: dict[str, str] | None
+    face: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"position": self.position, "description": self.description,
+                "hint": dict(self.hint) if self.hint else None, "face": self.face}
+
+
+@dataclass(frozen=True)
+class PlanView:
+    """The plan being resolved, the judgement (once made) and the dice (once rolled)."""
+
+    channel: str | None
+    items: tuple[str, ...]
+    text: str
+    judged: bool
+    approve_channel: bool
+    approve_items: tuple[str, ...]
+    advantage: bool
+    bonus: int
+    rolls: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"channel": self.channel, "items": list(self.items), "text": self.text,
+                "judged": self.judged, "approve_channel": self.approve_channel,
+                "approve_items": list(self.approve_items), "advantage": self.advantage,
+                "bonus": self.bonus, "rolls": list(self.rolls)}
+
+
+@dataclass(frozen=True)
+class PerilsView:
+    """Everything one seat may know, as plain data with `to_json()`."""
+
+    seat: int | None
+    role: str
+    phase: str
+    stage: str
+    round: int
+    sense: str
+    theme: str
+    theme_title: str
+    archetype: str | None
+    archetype_name: str | None
+    skills: tuple[SkillView, ...]
+    health: int
+    max_health: int
+    damage: tuple[str, ...]
+    items: tuple[ItemView, ...]
+    draw_count: int
+    pathways: tuple[PathwayView, ...]
+    current: str | None
+    current_kind: str | None
+    difficulty: int | None
+    plan: PlanView | None
+    big_bads_remaining: int
+    big_bads_defeated: tuple[str, ...]
+    big_bads_failed: tuple[str, ...]
+    table: dict[str, int]
+    spent: tuple[str, ...]
+    unchosen_faces: tuple[str, ...] | None
+    lost_pending: tuple[str, ...]
+    levels_to_lose: int
+    prize: str
+    to_act: int | None
+    legal: tuple[dict[str, Any], ...]
+    outcome: dict[str, Any] | None
+    suggestions: tuple[str, ...] | None
+    options: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "perils",
+            "seat": self.seat,
+            "role": self.role,
+            "phase": self.phase,
+            "stage": self.stage,
+            "round": self.round,
+            "sense": self.sense,
+            "theme": self.theme,
+            "theme_title": self.theme_title,
+            "archetype": self.archetype,
+            "archetype_name": self.archetype_name,
+            "skills": [s.to_json() for s in self.skills],
+            "health": self.health,
+            "max_health": self.max_health,
+            "damage": list(self.damage),
+            "items": [i.to_json() for i in self.items],
+            "draw_count": self.draw_count,
+            "pathways": [p.to_json() for p in self.pathways],
+            "current": self.current,
+            "current_kind": self.current_kind,
+            "difficulty": self.difficulty,
+            "plan": self.plan.to_json() if self.plan else None,
+            "big_bads_remaining": self.big_bads_remaining,
+            "big_bads_defeated": list(self.big_bads_defeated),
+            "big_bads_failed": list(self.big_bads_failed),
+            "table": dict(self.table),
+            "spent": list(self.spent),
+            "unchosen_faces": list(self.unchosen_faces) if self.unchosen_faces is not None
+            else None,
+            "lost_pending": list(self.lost_pending),
+            "levels_to_lose": self.levels_to_lose,
+            "prize": self.prize,
+            "to_act": self.to_act,
+            "legal": [dict(a) for a in self.legal],
+            "outcome": dict(self.outcome) if self.outcome else None,
+            "suggestions": list(self.suggestions) if self.suggestions is not None else None,
+            "options": dict(self.options),
+        }
+
+    def skill(self, suit: str) -> SkillView | None:
+        for s in self.skills:
+            if s.suit == suit:
+                return s
+        return None
+
+
+@lru_cache(maxsize=4096)
+def _action_json(action: Action) -> dict[str, Any]:
+    return action.to_json()
+
+
+def build_view(
+    state: PerilsState,
+    seat: int | None,
+    theme: Theme,
+    *,
+    sense: str,
+    levels: dict[str, int],
+    kind: str | None,
+    difficulty: int | None,
+    bonus: int,
+    to_act: int | None,
+    legal: list[Action],
+    outcome: dict[str, Any] | None,
+    hints: list[dict[str, str] | None],
+    suggestions: tuple[str, ...] | None,
+    prize: str,
+    max_health: int,
+    options: dict[str, Any],
+) -> PerilsView:
+    """The one place a view is assembled; the rules pass in what they computed."""
+    teller = seat == 1
+    arch = theme.archetype(state.archetype) if state.archetype else None
+    by_suit: dict[str, list[str]] = {"D": [], "C": [], "S": [], "H": []}
+    for c in state.base:
+        by_suit[c[-1]].append(c)
+    skills = [
+        SkillView(suit, theme.skills[suit].name, tuple(by_suit[suit]), tuple(state.tucked[suit]),
+                  levels[suit])
+        for suit in ("D", "C", "S", "H")
+    ]
+    pathways = []
+    for i, code in enumerate(state.pathways):
+        text = state.descriptions[i] if i < len(state.descriptions) else None
+        pathways.append(PathwayView(i, text, hints[i] if i < len(hints) else None,
+                                    code if teller else None))
+    plan = None
+    if state.plan_made:
+        plan = PlanView(state.plan_channel, tuple(state.plan_items), state.plan_text,
+                        state.judged, state.approve_channel, tuple(state.approve_items),
+                        state.advantage, bonus, tuple(state.rolls))
+    items = tuple(ItemView(c, theme.items[c].name, theme.items[c].blurb) for c in state.inventory)
+    unchosen_faces: tuple[str, ...] | None = None
+    if teller or state.options.reveal_unchosen or state.phase == "over":
+        unchosen_faces = tuple(state.unchosen)
+    return PerilsView(
+        seat=seat,
+        role=ROLES.get(seat, "watcher"),
+        phase=state.phase,
+        stage=state.stage,
+        round=state.round,
+        sense=sense,
+        theme=theme.id,
+        theme_title=theme.title,
+        archetype=state.archetype,
+        archetype_name=arch.name if arch else None,
+        skills=tuple(skills),
+        health=state.health,
+        max_health=max_health,
+        damage=tuple(state.damage),
+        items=items,
+        draw_count=len(state.draw),
+        pathways=tuple(pathways),
+        current=state.current,
+        current_kind=kind,
+        difficulty=difficulty,
+        plan=plan,
+        big_bads_remaining=len(state.big_bads) + sum(
+            1 for c in [*state.pathways, *([state.current] if state.current else [])]
+            if card(c).is_ace
+        ),
+        big_bads_defeated=tuple(state.defeated),
+        big_bads_failed=tuple(state.failed),
+        table={"unchosen": len(state.unchosen), "spent": len(state.spent),
+               "discarded": len(state.discarded)},
+        spent=tuple(state.spent),
+        unchosen_faces=unchosen_faces,
+        lost_pending=tuple(state.limbo),
+        levels_to_lose=state.levels_to_lose,
+        prize=prize,
+        to_act=to_act,
+        legal=tuple(_action_json(a) for a in legal) if seat is not None and seat == to_act
+        else (),
+        outcome=outcome,
+        suggestions=suggestions if teller else None,
+        options=dict(options),
+    )

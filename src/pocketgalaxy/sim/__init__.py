@@ -1,0 +1,1 @@
+"""Simulation: many computer-only games, their statistics and reports."""

@@ -1,0 +1,743 @@
+"""Live games: one `Session` per game, its lock, its connections, its computer players and clocks.
+
+The hub is the server's single authority. Every change to a game goes through `_commit`, which
+runs under the game's asyncio lock and follows one order: apply in memory (the rules refuse an
+illegal action before anything changes), COMMIT the action row to the store at the expected index,
+and only then tell anyone. If the commit fails, the game is rebuilt from the store, so memory
+never runs ahead of the database. On startup every unfinished game is rebuilt by replaying its
+action log.
+
+Connections do not receive messages directly: each has an outbound queue filled under the game's
+lock (so every connection sees updates in order) and drained by its own writer, so one slow
+client never holds up a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from pocketgalaxy.agents.base import Agent
+from pocketgalaxy.core.errors import IllegalActionError, MalformedActionError, PocketGalaxyError
+from pocketgalaxy.core.game import Action, GameRules
+from pocketgalaxy.core.options import options_from_json, options_to_json
+from pocketgalaxy.core.record import GameRecord
+from pocketgalaxy.core.rng import new_seed
+from pocketgalaxy.session import Session
+from pocketgalaxy.web import payloads
+from pocketgalaxy.web.errors import WebError
+from pocketgalaxy.web.settings import Settings
+from pocketgalaxy.web.store import GameRow, StaleWrite, Store, now
+from pocketgalaxy.web.themes import guard_options
+from pocketgalaxy.web.tokens import hash_token, new_token, token_matches
+
+log = logging.getLogger("pocketgalaxy.web")
+
+GamesLookup = Callable[[str], GameRules[Any, Any]]
+AgentMaker = Callable[..., Agent]
+AgentNames = Callable[[str, int, int], list[str]]
+
+_MAX_SECONDS = 7 * 24 * 3600
+
+
+def _default_games(name: str) -> GameRules[Any, Any]:
+    from pocketgalaxy.registry import get_game
+
+    return get_game(name)
+
+
+def _default_make_agent(game: str, spec: str, seat: int, players: int, seed: int) -> Agent:
+    from pocketgalaxy.agents.registry import make_agent
+
+    return make_agent(game, spec, seat, players, seed)
+
+
+def _default_agent_names(game: str, seat: int, players: int) -> list[str]:
+    from pocketgalaxy.agents.registry import agent_names
+
+    return agent_names(game, seat, players)
+
+
+@dataclass
+class SeatInfo:
+    """A seat as the server keeps it (stored as JSON in the games row)."""
+
+    seat: int
+    kind: str  # "human" | "bot"
+    name: str
+    bot: str | None = None  # the computer player's spec, for bot seats
+    bot_seed: int = 0
+    token_hash: str | None = None  # sha256 of the seat token (human seats only)
+    claimed: bool = False  # claimed from the lobby
+    used: bool = False  # its token has been presented at least once
+    takeover: str | None = None  # a computer player holding a human seat
+    takeover_reason: str | None = None  # "creator" | "away"
+
+    @property
+    def is_person(self) -> bool:
+        """A person decides for this seat now (a human seat not taken over)."""
+        return self.kind == "human" and self.takeover is None
+
+    @property
+    def is_open(self) -> bool:
+        """Listed in the lobby: a human seat nobody has claimed or sat in yet."""
+        return self.kind == "human" and not self.claimed and not self.used
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatInfo:
+        return cls(**data)
+
+
+@dataclass
+class Clock:
+    """A running turn clock: `seat` must act at action `index` before `deadline` (loop time)."""
+
+    seat: int
+    index: int
+    deadline: float
+    expires_at: float  # wall-clock seconds since the epoch, for clients
+
+
+class Conn:
+    """One WebSocket's place in a game: its seat, what it has been sent, its outbound queue."""
+
+    def __init__(self, limit: int) -> None:
+        self.seat: int | None = None
+        self.game_id: str | None = None
+        self.sent_index = 0
+        self.limit = limit
+        self.closed = False
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def push(self, message: dict[str, Any]) -> None:
+        """Queue a message; a client too slow to keep up is cut off rather than buffered forever."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.close()
+            return
+        self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+
+@dataclass
+class LiveGame:
+    """A game in memory: the session (the only holder of the state) plus server bookkeeping."""
+
+    id: str
+    rules: GameRules[Any, Any]
+    session: Session
+    seats: list[SeatInfo]
+    creator_token_hash: str
+    takeover_after_s: int | None
+    turn_clock_s: int | None
+    created_at: Any
+    by: list[str]  # who made each action: person | bot | clock
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Conn] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    clock: Clock | None = None
+    clock_task: asyncio.Task[None] | None = None
+    away_seat: int | None = None
+    away_task: asyncio.Task[None] | None = None
+
+    @property
+    def index(self) -> int:
+        """The number of accepted actions (the next action's index)."""
+        return len(self.session.record.actions)
+
+    @property
+    def status(self) -> str:
+        return "over" if self.session.is_over else "running"
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat and not c.closed for c in self.conns)
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [asdict(s) for s in self.seats]
+
+
+class Hub:
+    """Every live game of this server process."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: Settings,
+        *,
+        games: GamesLookup | None = None,
+        make_agent: AgentMaker | None = None,
+        agent_names: AgentNames | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.games_lookup = games or _default_games
+        self.make_agent = make_agent or _default_make_agent
+        self.agent_names = agent_names or _default_agent_names
+        self.live: dict[str, LiveGame] = {}
+        self.closing = False
+
+    # -- lifecycle ------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild every unfinished game from its action log and set its bots and clocks going."""
+        for game_id in self.store.unfinished_ids():
+            try:
+                live = self._load(game_id)
+            except PocketGalaxyError as exc:
+                log.error("game %s cannot be rebuilt: %s", game_id, exc)
+                continue
+            self.live[game_id] = live
+            self._after_change(live)
+
+    async def stop(self) -> None:
+        self.closing = True
+        for live in self.live.values():
+            for task in (live.bot_task, live.clock_task, live.away_task):
+                if task is not None:
+                    task.cancel()
+            for conn in list(live.conns):
+                conn.close()
+
+    # -- creating and finding games ---------------------------------------------------------
+    def rules_for(self, name: Any) -> GameRules[Any, Any]:
+        if not isinstance(name, str):
+            raise WebError("request/malformed", "'game' must be the name of a game")
+        try:
+            return self.games_lookup(name)
+        except PocketGalaxyError as exc:
+            raise WebError(
+                "request/malformed", f"unknown game {name!r}", allowed=exc.allowed
+            ) from exc
+
+    def create(
+        self,
+        game: Any,
+        players: Any,
+        options: Any,
+        seats: Any,
+        *,
+        takeover_after_s: Any = None,
+        turn_clock_s: Any = None,
+        seed: int | None = None,
+        pinned: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Create a game; the server picks the seed. Returns tokens and links (shown only once)."""
+        rules = self.rules_for(game)
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise WebError("request/malformed", "'players' must be a whole number")
+        if not rules.min_players <= players <= rules.max_players:
+            raise WebError(
+                "request/malformed",
+                f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
+                f"not {players}",
+                allowed=[str(n) for n in range(rules.min_players, rules.max_players + 1)],
+            )
+        if options is not None and not isinstance(options, dict):
+            raise WebError("options/invalid", "'options' must be a JSON object")
+        guard_options(rules.name, options)
+        opts = options_from_json(rules.options_type, options)
+        takeover = self._seconds("takeover_after_s", takeover_after_s)
+        clock = self._seconds("turn_clock_s", turn_clock_s)
+        if not isinstance(seats, list) or len(seats) != players:
+            raise WebError(
+                "request/malformed", f"'seats' must list exactly {players} seats (one per player)"
+            )
+        infos: list[SeatInfo] = []
+        tokens: dict[int, str] = {}
+        agents: dict[int, Agent] = {}
+        for i, spec in enumerate(seats):
+            info, agent = self._seat_from_request(rules, i, players, spec)
+            if info.kind == "human":
+                tokens[i] = new_token()
+                info.token_hash = hash_token(tokens[i])
+            else:
+                assert agent is not None
+                agents[i] = agent
+            infos.append(info)
+        game_id = secrets.token_urlsafe(9)
+        seed = new_seed() if seed is None and pinned is None else seed
+        meta = self._meta(game_id, infos)
+        session = Session(rules, opts, seed=seed, players=players, pinned=pinned, agents=agents,
+                          meta=meta)
+        creator = new_token()
+        stamp = now()
+        row = GameRow(
+            id=game_id, game=rules.name, options=options_to_json(opts), players=players,
+            seed=seed, pinned=pinned, seats=[asdict(s) for s in infos],
+            creator_token_hash=hash_token(creator), takeover_after_s=takeover,
+            turn_clock_s=clock, status="over" if session.is_over else "running",
+            outcome=session.outcome.to_json() if session.outcome else None, action_count=0,
+            created_at=stamp, updated_at=stamp,
+        )
+        self.store.insert_game(row)
+        live = LiveGame(
+            id=game_id, rules=rules, session=session, seats=infos,
+            creator_token_hash=row.creator_token_hash, takeover_after_s=takeover,
+            turn_clock_s=clock, created_at=stamp, by=[],
+        )
+        self.live[game_id] = live
+        self._after_change(live)
+        return {
+            "game_id": game_id,
+            "creator_token": creator,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    **({"token": tokens[s.seat]} if s.seat in tokens else {}),
+                    "link": play_link(game_id, s.seat, tokens.get(s.seat)),
+                }
+                for s in infos
+            ],
+            "watch_link": f"/play/{game_id}",
+        }
+
+    def _seconds(self, name: str, value: Any) -> int | None:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= _MAX_SECONDS:
+            raise WebError(
+                "request/malformed", f"'{name}' must be null or whole seconds in 1..{_MAX_SECONDS}"
+            )
+        return value
+
+    def _seat_from_request(
+        self, rules: GameRules[Any, Any], seat: int, players: int, spec: Any
+    ) -> tuple[SeatInfo, Agent | None]:
+        if not isinstance(spec, dict):
+            raise WebError("request/malformed", f"seat {seat} must be a JSON object")
+        unknown = sorted(set(spec) - {"kind", "bot", "name"})
+        if unknown:
+            raise WebError(
+                "request/malformed", f"seat {seat}: unknown field(s) {unknown}",
+                allowed=["kind", "bot", "name"],
+            )
+        kind = spec.get("kind")
+        if kind not in ("human", "bot"):
+            raise WebError(
+                "request/malformed", f"seat {seat}: 'kind' must be 'human' or 'bot'",
+                allowed=["human", "bot"],
+            )
+        if kind == "human":
+            name = self.clean_name(spec.get("name"), f"Player {seat + 1}")
+            return SeatInfo(seat=seat, kind="human", name=name), None
+        bot = spec.get("bot") or self.default_bot(rules.name, seat, players)
+        if not isinstance(bot, str) or len(bot) > 200:
+            raise WebError("request/malformed", f"seat {seat}: 'bot' must be a player name")
+        bot_seed = secrets.randbelow(2**31)
+        agent = self.make_agent(rules.name, bot, seat, players, bot_seed)
+        name = self.clean_name(spec.get("name"), f"{bot.partition(':')[0].title()} (computer)")
+        return SeatInfo(seat=seat, kind="bot", name=name, bot=bot, bot_seed=bot_seed), agent
+
+    def clean_name(self, value: Any, default: str) -> str:
+        """A seat name: printable text, trimmed, at most `max_name_len` characters."""
+        if value is None or value == "":
+            return default
+        if not isinstance(value, str):
+            raise WebError("request/malformed", "a seat name must be text")
+        name = "".join(ch for ch in value if ch.isprintable()).strip()
+        limit = self.settings.max_name_len
+        if not name:
+            return default
+        if len(name) > limit:
+            raise WebError("request/malformed", f"a seat name is at most {limit} characters")
+        return name
+
+    def default_bot(self, game: str, seat: int, players: int) -> str:
+        """The computer player used when none is named: `memory`, else the first not `random`."""
+        names = self.agent_names(game, seat, players)
+        if not names:
+            raise WebError("agent/unknown", f"no computer player can sit at {game} seat {seat}")
+        if "memory" in names:
+            return "memory"
+        # Prefer a real player to the uniform random baseline.
+        return next((n for n in names if n != "random"), names[0])
+
+    @staticmethod
+    def _meta(game_id: str, seats: Iterable[SeatInfo]) -> dict[str, Any]:
+        return {
+            "game_id": game_id,
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "name": s.name, "bot": s.bot} for s in seats
+            ],
+        }
+
+    def get(self, game_id: str) -> LiveGame:
+        """The game, from memory or rebuilt from the store; 404 `game/unknown` otherwise."""
+        live = self.live.get(game_id)
+        if live is None:
+            if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
+                raise WebError("game/unknown", f"no game {game_id!r}")
+            live = self._load(game_id)
+            self.live[game_id] = live
+            self._after_change(live)
+        return live
+
+    def _load(self, game_id: str) -> LiveGame:
+        row = self.store.load_game(game_id)
+        if row is None:
+            raise WebError("game/unknown", f"no game {game_id!r}")
+        rules = self.rules_for(row.game)
+        seats = [SeatInfo.from_json(s) for s in row.seats]
+        actions = self.store.load_actions(game_id)
+        record = GameRecord(
+            game=row.game, options=row.options, players=row.players, seed=row.seed,
+            pinned=row.pinned, actions=[(a.seat, a.action) for a in actions],
+            meta=self._meta(game_id, seats),
+        )
+        agents = {s.seat: self._agent_for(rules.name, s, row.players) for s in seats
+                  if s.kind == "bot" or s.takeover}
+        session = Session.from_record(rules, record, agents=agents)
+        return LiveGame(
+            id=game_id, rules=rules, session=session, seats=seats,
+            creator_token_hash=row.creator_token_hash, takeover_after_s=row.takeover_after_s,
+            turn_clock_s=row.turn_clock_s, created_at=row.created_at, by=[a.by for a in actions],
+        )
+
+    def _agent_for(self, game: str, seat: SeatInfo, players: int) -> Agent:
+        spec = seat.bot if seat.kind == "bot" else seat.takeover
+        assert spec is not None
+        return self.make_agent(game, spec, seat.seat, players, seat.bot_seed)
+
+    def _reload(self, live: LiveGame) -> None:
+        """Put memory back in line with the store (after a failed commit)."""
+        fresh = self._load(live.id)
+        live.session, live.seats, live.by = fresh.session, fresh.seats, fresh.by
+
+    def lobby(self, *, open_only: bool) -> list[dict[str, Any]]:
+        rows = self.store.list_games(
+            status="running" if open_only else None, limit=self.settings.lobby_limit
+        )
+        out = []
+        for row in rows:
+            seats = [SeatInfo.from_json(s) for s in row.seats]
+            open_seats = [s.seat for s in seats if s.is_open]
+            if open_only and not open_seats:
+                continue
+            try:
+                title = self.rules_for(row.game).title
+            except WebError:
+                continue
+            out.append(payloads.lobby_entry(row, title, open_seats))
+        return out
+
+    # -- seats and tokens ----------------------------------------------------------------------
+    def seat_info(self, live: LiveGame, seat: Any) -> SeatInfo:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(live.seats):
+            raise WebError(
+                "seat/unknown", f"game {live.id} has no seat {seat!r}",
+                allowed=[str(s.seat) for s in live.seats],
+            )
+        return live.seats[seat]
+
+    def authenticate(self, live: LiveGame, seat: Any, token: Any) -> int | None:
+        """Check a seat's token (seat None: a watcher, no token needed). Returns the seat."""
+        if seat is None:
+            return None
+        info = self.seat_info(live, seat)
+        if info.kind != "human" or not token_matches(token, info.token_hash):
+            raise WebError(
+                "auth/bad_token",
+                f"a valid token for seat {info.seat} is needed to play or see that seat "
+                "(connect without a seat to watch)",
+            )
+        if not info.used:
+            info.used = True
+            self.store.update_seats(live.id, live.seats_json())
+        return info.seat
+
+    def check_creator(self, live: LiveGame, token: Any) -> None:
+        if not token_matches(token, live.creator_token_hash):
+            raise WebError("auth/bad_token", "this needs the game creator's token")
+
+    async def claim(self, game_id: str, seat: Any, name: Any) -> dict[str, Any]:
+        """Take an open human seat from the lobby: a fresh token (the creation one stops)."""
+        live = self.get(game_id)
+        async with live.lock:
+            info = self.seat_info(live, seat)
+            if not info.is_open or live.session.is_over:
+                raise WebError(
+                    "seat/not_open", f"seat {info.seat} of game {game_id} is not open",
+                    allowed=[str(s.seat) for s in live.seats if s.is_open],
+                )
+            token = new_token()
+            info.name = self.clean_name(name, info.name)
+            info.token_hash = hash_token(token)
+            info.claimed = True
+            self.store.update_seats(live.id, live.seats_json())
+            self._broadcast(live)
+        return {"token": token, "link": play_link(game_id, info.seat, token)}
+
+    async def take_over(self, game_id: str, seat: Any, creator_token: Any, bot: Any) -> None:
+        """The creator hands a person's seat to a computer player."""
+        live = self.get(game_id)
+        async with live.lock:
+            self.check_creator(live, creator_token)
+            info = self.seat_info(live, seat)
+            if info.kind != "human":
+                raise WebError("seat/not_human", f"seat {info.seat} is already a computer player")
+            if info.takeover is not None:
+                raise WebError("seat/taken_over", f"seat {info.seat} is already taken over")
+            spec = bot or self.default_bot(live.rules.name, info.seat, len(live.seats))
+            if not isinstance(spec, str) or len(spec) > 200:
+                raise WebError("request/malformed", "'bot' must be a computer player name")
+            self._take_over_locked(live, info, spec, "creator")
+
+    def _take_over_locked(self, live: LiveGame, info: SeatInfo, spec: str, reason: str) -> None:
+        agent = self.make_agent(live.rules.name, spec, info.seat, len(live.seats), info.bot_seed)
+        info.takeover, info.takeover_reason = spec, reason
+        self.store.update_seats(live.id, live.seats_json())
+        live.session.set_agent(info.seat, agent)
+        self._broadcast(live)
+        self._after_change(live)
+
+    async def give_back(self, game_id: str, seat: Any, token: Any) -> None:
+        """The seat's person takes it back from the computer player."""
+        live = self.get(game_id)
+        async with live.lock:
+            self.authenticate(live, seat, token)
+            info = self.seat_info(live, seat)
+            if info.takeover is None:
+                raise WebError("seat/not_taken_over", f"seat {info.seat} is already yours")
+            info.takeover, info.takeover_reason = None, None
+            self.store.update_seats(live.id, live.seats_json())
+            live.session.set_agent(info.seat, None)
+            self._broadcast(live)
+            self._after_change(live)
+
+    # -- acting ------------------------------------------------------------------------------
+    async def act(self, game_id: str, seat: int, action: Any, index: Any) -> dict[str, Any]:
+        """A person's action (the seat is already authenticated). Returns the new index and the
+        events of this action that the seat may see."""
+        live = self.get(game_id)
+        async with live.lock:
+            info = self.seat_info(live, seat)
+            if live.session.is_over:
+                raise WebError("action/game_over", "the game has ended")
+            if not info.is_person:
+                raise WebError(
+                    "seat/taken_over",
+                    f"a computer player holds seat {seat}; take it back first (POST .../return)",
+                )
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise WebError("action/malformed", "'index' must be the action count you have seen")
+            if index != live.index:
+                raise WebError(
+                    "action/stale",
+                    f"you acted on position {index} but the game is at {live.index}: "
+                    "another action came first; look again",
+                    allowed=self._legal_json(live, seat),
+                )
+            self._check_text(action)
+            try:
+                parsed = live.rules.parse_action(action)
+                live.rules.check(live.session.state, seat, parsed)
+            except MalformedActionError as exc:
+                raise WebError("action/malformed", exc.message, allowed=exc.allowed) from exc
+            except IllegalActionError as exc:
+                # Our own legal list, never the rules' `allowed`, which could describe another seat.
+                raise WebError(exc.code, exc.message, allowed=self._legal_json(live, seat)) from exc
+            at = self._commit(live, seat, parsed, "person")
+            return {"index": live.index, "events": payloads.events_json(live, seat, at, at + 1)}
+
+    def _check_text(self, data: Any, depth: int = 0) -> None:
+        limit = self.settings.max_text_len
+        if depth > 8:
+            raise WebError("action/malformed", "an action is nested too deeply")
+        if isinstance(data, str) and len(data) > limit:
+            raise WebError("action/malformed", f"a text field is longer than {limit} characters")
+        if isinstance(data, dict):
+            for value in data.values():
+                self._check_text(value, depth + 1)
+        elif isinstance(data, list):
+            for value in data:
+                self._check_text(value, depth + 1)
+
+    @staticmethod
+    def _legal_json(live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
+        return payloads.legal_json(live, seat)
+
+    def _commit(self, live: LiveGame, seat: int, action: Action, by: str) -> int:
+        """Apply, persist, then tell everyone (game lock held). Returns the action's index."""
+        session = live.session
+        at = live.index
+        session.act(seat, action)  # refuses before changing anything
+        stored = session.record.actions[-1][1]
+        outcome = session.outcome.to_json() if session.outcome is not None else None
+        try:
+            self.store.append_action(live.id, at, seat, stored, by, outcome=outcome)
+        except StaleWrite as exc:
+            self._reload(live)
+            raise WebError("action/stale", f"position {at} was taken by another action") from exc
+        except Exception as exc:
+            log.exception("could not store action %d of game %s", at, live.id)
+            self._reload(live)
+            raise WebError("store/failed", "the action could not be saved; try again") from exc
+        live.by.append(by)
+        self._broadcast(live)
+        self._after_change(live)
+        return at
+
+    def _broadcast(self, live: LiveGame, *, skip: Conn | None = None) -> None:
+        """Queue an update for every connection, each built for that connection's seat."""
+        built: dict[tuple[int | None, int], dict[str, Any]] = {}
+        for conn in list(live.conns):
+            if conn is skip or conn.closed:
+                continue
+            key = (conn.seat, conn.sent_index)
+            if key not in built:
+                built[key] = payloads.seat_payload(live, conn.seat, "update", since=conn.sent_index,
+                                                   clock=self.clock_json(live))
+            conn.push(built[key])
+            conn.sent_index = live.index
+
+    # -- connections ---------------------------------------------------------------------------
+    def attach(self, live: LiveGame, conn: Conn, seat: int | None, since: int) -> None:
+        """Register a connection and queue its snapshot (called with no await in between)."""
+        self.detach(conn)
+        conn.seat, conn.game_id = seat, live.id
+        conn.sent_index = live.index
+        live.conns.add(conn)
+        conn.push(payloads.seat_payload(live, seat, "snapshot", since=since,
+                                        clock=self.clock_json(live)))
+        self._broadcast(live, skip=conn)  # presence changed
+        self._after_change(live)
+
+    def detach(self, conn: Conn) -> None:
+        if conn.game_id is None:
+            return
+        live = self.live.get(conn.game_id)
+        conn.game_id = None
+        if live is None or conn not in live.conns:
+            return
+        live.conns.discard(conn)
+        self._broadcast(live)
+        self._after_change(live)
+
+    # -- computer players, clocks and absences ---------------------------------------------------
+    def _after_change(self, live: LiveGame) -> None:
+        """After any change: start the bots if one is to act, and set the clocks right."""
+        if self.closing:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # pragma: no cover - only when used outside a server
+            return
+        if live.session.bot_to_act() and (live.bot_task is None or live.bot_task.done()):
+            live.bot_task = asyncio.create_task(self._bot_loop(live))
+        self._set_clock(live)
+        self._set_away(live)
+
+    async def _bot_loop(self, live: LiveGame) -> None:
+        delay = self.settings.bot_delay_ms / 1000
+        while not self.closing and live.session.bot_to_act():
+            await asyncio.sleep(delay)
+            async with live.lock:
+                session = live.session
+                if not session.bot_to_act():
+                    return
+                seat = session.to_act
+                assert seat is not None
+                try:
+                    agent = session.agents[seat]
+                    action = agent.act(session.view(seat), session.legal_actions(seat))
+                    self._commit(live, seat, action, "bot")
+                except Exception:
+                    log.exception("computer player at seat %s of game %s failed", seat, live.id)
+                    return
+
+    def _person_to_act(self, live: LiveGame) -> int | None:
+        seat = live.session.to_act
+        if seat is None or not live.seats[seat].is_person:
+            return None
+        return seat
+
+    def _set_clock(self, live: LiveGame) -> None:
+        seat = self._person_to_act(live) if live.turn_clock_s else None
+        if seat is None:
+            if live.clock_task is not None:
+                live.clock_task.cancel()
+            live.clock, live.clock_task = None, None
+            return
+        if live.clock is not None and (live.clock.seat, live.clock.index) == (seat, live.index):
+            return
+        if live.clock_task is not None:
+            live.clock_task.cancel()
+        assert live.turn_clock_s is not None
+        loop = asyncio.get_running_loop()
+        live.clock = Clock(seat, live.index, loop.time() + live.turn_clock_s,
+                           time.time() + live.turn_clock_s)
+        live.clock_task = asyncio.create_task(
+            self._clock_expired(live, seat, live.index, live.turn_clock_s)
+        )
+
+    async def _clock_expired(self, live: LiveGame, seat: int, index: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        async with live.lock:
+            if live.index != index or self._person_to_act(live) != seat:
+                return
+            info = live.seats[seat]
+            spec = self.default_bot(live.rules.name, seat, len(live.seats))
+            try:
+                agent = self.make_agent(live.rules.name, spec, seat, len(live.seats), info.bot_seed)
+                agent.reset(seat, live.session.players, live.session.options)
+                agent.observe(live.session.events_for(seat))
+                action = agent.act(live.session.view(seat), live.session.legal_actions(seat))
+                # This task must not be cancelled by the reschedule that the commit triggers.
+                live.clock, live.clock_task = None, None
+                self._commit(live, seat, action, "clock")
+            except Exception:
+                log.exception("turn clock move for seat %d of game %s failed", seat, live.id)
+
+    def clock_json(self, live: LiveGame) -> dict[str, Any] | None:
+        if live.clock is None or live.clock.index != live.index:
+            return None
+        remaining = max(0.0, live.clock.deadline - asyncio.get_running_loop().time())
+        return {"seat": live.clock.seat, "deadline_s": round(remaining, 1),
+                "expires_at": round(live.clock.expires_at, 3)}
+
+    def _set_away(self, live: LiveGame) -> None:
+        seat = self._person_to_act(live) if live.takeover_after_s else None
+        if seat is not None and live.connected(seat):
+            seat = None
+        if seat is None:
+            if live.away_task is not None:
+                live.away_task.cancel()
+            live.away_seat, live.away_task = None, None
+            return
+        if live.away_seat == seat and live.away_task is not None and not live.away_task.done():
+            return
+        if live.away_task is not None:
+            live.away_task.cancel()
+        assert live.takeover_after_s is not None
+        live.away_seat = seat
+        live.away_task = asyncio.create_task(self._away_expired(live, seat, live.takeover_after_s))
+
+    async def _away_expired(self, live: LiveGame, seat: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        async with live.lock:
+            if self._person_to_act(live) != seat or live.connected(seat):
+                return
+            live.away_seat, live.away_task = None, None
+            spec = self.default_bot(live.rules.name, seat, len(live.seats))
+            try:
+                self._take_over_locked(live, live.seats[seat], spec, "away")
+            except Exception:
+                log.exception("automatic takeover of seat %d in game %s failed", seat, live.id)
+
+
+def play_link(game_id: str, seat: int, token: str | None) -> str:
+    """The page link for a seat (the token rides in the fragment, never sent to servers)."""
+    if token is None:
+        return f"/play/{game_id}"
+    return f"/play/{game_id}?seat={seat}#token={token}"

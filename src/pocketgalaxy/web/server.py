@@ -1,0 +1,211 @@
+"""The FastAPI app and the uvicorn runner.
+
+`create_app(settings)` wires the store, the hub, the REST routes, the WebSocket and the pages
+(static/ is written by the page side: `/` the lobby, `/play/{id}`, `/replay/{id}`, `/static/...`).
+`run(host=, port=, database_url=, data_dir=)` prints the address and serves until stopped.
+`python -m pocketgalaxy.web.server --port 8123` does the same from a shell (tests and bench use it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from pocketgalaxy.core.errors import PocketGalaxyError
+from pocketgalaxy.web import api, payloads, ws
+from pocketgalaxy.web.errors import WebError, status_for
+from pocketgalaxy.web.hub import AgentMaker, AgentNames, GamesLookup, Hub
+from pocketgalaxy.web.settings import Settings
+from pocketgalaxy.web.store import Store
+
+STATIC = Path(__file__).parent / "static"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BodyLimit:
+    """ASGI middleware: refuse request bodies over `limit` bytes with `message/too_large` (413)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            await self._refuse(scope, receive, send)
+            return
+        seen = 0
+
+        async def counting_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counting_receive, send)
+        except _TooLarge:
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        err = WebError("message/too_large", f"a request body may be at most {self.limit} bytes")
+        response = JSONResponse(payloads.error_body(err), status_code=413)
+        await response(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    games: GamesLookup | None = None,
+    make_agent: AgentMaker | None = None,
+    agent_names: AgentNames | None = None,
+) -> FastAPI:
+    """The web app. `games`, `make_agent` and `agent_names` replace the registries (for tests)."""
+    settings = settings or Settings.from_env()
+    Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
+    store = Store(settings.resolved_database_url)
+    hub = Hub(store, settings, games=games, make_agent=make_agent, agent_names=agent_names)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.dispose()
+
+    app = FastAPI(
+        title="Pocket Galaxy",
+        summary="Play Perils & Pathways and Adventure Cards online.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    app.state.settings = settings
+    app.add_middleware(BodyLimit, limit=settings.max_message_bytes)
+
+    @app.exception_handler(PocketGalaxyError)
+    async def _refusal(_request: Request, exc: PocketGalaxyError) -> JSONResponse:
+        return JSONResponse(payloads.error_body(exc), status_code=status_for(exc.code))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        code = "action/malformed" if request.url.path.endswith("/actions") else "request/malformed"
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}"
+            for e in exc.errors()[:5]
+        )
+        err = WebError(code, f"bad request: {problems}")
+        return JSONResponse(payloads.error_body(err), status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = "request/not_found" if exc.status_code == 404 else f"http/{exc.status_code}"
+        err = WebError(code, str(exc.detail))
+        return JSONResponse(payloads.error_body(err), status_code=exc.status_code)
+
+    app.include_router(api.router)
+    app.add_api_websocket_route("/ws/{game_id}", ws.websocket_endpoint)
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+
+    def page(name: str) -> FileResponse:
+        path = STATIC / name
+        if not path.is_file():
+            raise WebError("page/missing", f"the page {name} is not installed")
+        return FileResponse(path, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/play/{game_id}", include_in_schema=False)
+    async def play_page(game_id: str) -> FileResponse:
+        return page("play.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return page("replay.html")
+
+    return app
+
+
+def run(
+    host: str | None = None,
+    port: int | None = None,
+    database_url: str | None = None,
+    data_dir: str | Path | None = None,
+    *,
+    bot_delay_ms: int | None = None,
+    log_level: str = "info",
+) -> None:
+    """Serve until stopped; arguments beat POCKETGALAXY_* variables, which beat the defaults."""
+    import uvicorn
+
+    settings = Settings.from_env(
+        host=host, port=port, database_url=database_url,
+        data_dir=Path(data_dir) if data_dir is not None else None, bot_delay_ms=bot_delay_ms,
+    )
+    app = create_app(settings)
+    print(
+        f"Pocket Galaxy is serving on http://{settings.host}:{settings.port}/ "
+        f"(database {_safe_url(settings.resolved_database_url)})",
+        flush=True,
+    )
+    logging.basicConfig(level=logging.INFO)
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=log_level,
+        # Frames far beyond our own limit are cut by the protocol layer; the rest get a reply.
+        ws_max_size=max(4 * settings.max_message_bytes, 65536),
+    )
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m pocketgalaxy.web.server", description=__doc__)
+    parser.add_argument("--host")
+    parser.add_argument("--port", type=int)
+    parser.add_argument("--database-url")
+    parser.add_argument("--data-dir")
+    parser.add_argument("--bot-delay-ms", type=int)
+    parser.add_argument("--log-level", default="info")
+    args = parser.parse_args(argv)
+    run(args.host, args.port, args.database_url, args.data_dir, bot_delay_ms=args.bot_delay_ms,
+        log_level=args.log_level)
+
+
+if __name__ == "__main__":
+    main()

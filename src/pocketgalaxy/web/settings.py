@@ -1,0 +1,93 @@
+"""Server settings: defaults, then environment variables, then explicit arguments (highest wins)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from pocketgalaxy.core.errors import OptionsError
+
+_ENV = {
+    "host": "POCKETGALAXY_HOST",
+    "port": "POCKETGALAXY_PORT",
+    "database_url": "POCKETGALAXY_DATABASE_URL",
+    "data_dir": "POCKETGALAXY_DATA_DIR",
+    "bot_delay_ms": "POCKETGALAXY_BOT_DELAY_MS",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings:
+    """Everything the web server can be told. `database_url=None` means SQLite in `data_dir`."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database_url: str | None = None
+    data_dir: Path = Path("data")
+    bot_delay_ms: int = 300
+    """Pause before each computer move, so people can follow; 0 in tests and benchmarks."""
+    max_message_bytes: int = 16 * 1024
+    """Largest accepted WebSocket message or request body."""
+    rate_per_s: float = 20.0
+    """Messages per second a WebSocket connection may send (token bucket)."""
+    rate_burst: int = 20
+    """How many messages a connection may send at once before the rate applies."""
+    max_name_len: int = 40
+    """Longest seat name."""
+    max_text_len: int = 2000
+    """Longest free-text field inside an action (plans, descriptions)."""
+    outbound_queue: int = 512
+    """Messages waiting for a slow client before the server drops that connection."""
+    hello_timeout_s: float = 30.0
+    """How long a new WebSocket may stay silent before its hello."""
+    lobby_limit: int = 100
+    """Most games listed by the lobby."""
+
+    @classmethod
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, **overrides: Any
+    ) -> Settings:
+        """Defaults, then POCKETGALAXY_* variables, then `overrides` whose value is not None."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for name, var in _ENV.items():
+            if env.get(var):
+                values[name] = env[var]
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise OptionsError(f"unknown server setting(s) {unknown}", allowed=sorted(known))
+        return replace(cls(), **_typed(values))
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The SQLAlchemy URL in use: SQLite under `data_dir` unless one was given."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(Path(self.data_dir) / 'pocketgalaxy.sqlite3').as_posix()}"
+
+
+def _typed(values: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        try:
+            if name in ("port", "bot_delay_ms", "max_message_bytes", "rate_burst", "max_name_len",
+                        "max_text_len", "outbound_queue", "lobby_limit"):
+                out[name] = int(value)
+            elif name in ("rate_per_s", "hello_timeout_s"):
+                out[name] = float(value)
+            elif name == "data_dir":
+                out[name] = Path(value)
+            else:
+                out[name] = str(value)
+        except (TypeError, ValueError) as exc:
+            raise OptionsError(f"server setting {name}={value!r} is not valid: {exc}") from exc
+    if "port" in out and not 0 <= out["port"] <= 65535:
+        raise OptionsError(f"server setting port={out['port']} is outside 0..65535")
+    if "bot_delay_ms" in out and out["bot_delay_ms"] < 0:
+        raise OptionsError(f"server setting bot_delay_ms={out['bot_delay_ms']} must be >= 0")
+    return out

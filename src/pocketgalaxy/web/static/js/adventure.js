@@ -1,0 +1,383 @@
+// The Adventure Cards table: the six missions, your hand, the face-down table slots, the other
+// players, and a card picker. Request = pick a player, then a card; declare = pick a table slot,
+// then a card. Revealed faces show for about two seconds and turn back (a memory game) unless the
+// "memory aid" box is ticked. The log in words covers the current and the previous turn.
+
+import { PACKS, adventureBack, adventureCard, identityName } from "./cards.js";
+import { actionKey, api, el, keepFocus, replace, showError } from "./util.js";
+
+const REVEAL_MS = 2000;
+const IDS = ["S", "P", "A", "M"].flatMap((p) => [1, 2, 3, 4, 5, 6].map((n) => `${p}${n}`));
+const AID_KEY = "pocketgalaxy.memoryAid";
+
+export function createTable(root, ctx) {
+  const state = {
+    msg: null,
+    selection: null, // {kind: "target", seat} | {kind: "slot", slot}
+    reveals: new Map(), // slot -> {card, until}
+    events: new Map(), // action index -> events (all this page has been sent)
+    lastCount: null,
+    names: null,
+    aid: readAid(),
+  };
+
+  // -- skeleton ---------------------------------------------------------------------------------
+  const status = el("p", { class: "turn-status", id: "turn-status", role: "status", tabindex: "-1", aria: { live: "polite" } });
+  const errorBox = el("div", { class: "error-box", role: "alert", hidden: true, id: "action-error" });
+  ctx.errorBox = errorBox;
+  const missions = el("div", { class: "missions", id: "missions" });
+  const players = el("ul", { class: "players", id: "players", aria: { label: "Other players" } });
+  const tableGrid = el("div", { class: "slots", id: "slots", role: "group", aria: { label: "Face-down table cards" } });
+  const picker = el("div", { class: "picker", id: "picker", role: "group", aria: { label: "Name a card" } });
+  const hint = el("p", { class: "hint muted", id: "hint" });
+  const extra = el("div", { class: "extra-actions", id: "extra-actions" });
+  const hand = el("div", { class: "hand", id: "hand", role: "list", aria: { label: "Your test-cards" } });
+  const log = el("ol", { class: "log", id: "log", aria: { label: "What happened" } });
+  const aid = el("input", { type: "checkbox", id: "memory-aid", checked: state.aid });
+  const memory = el("div", { class: "memory", id: "memory", hidden: true });
+  aid.addEventListener("change", () => {
+    state.aid = aid.checked;
+    try {
+      localStorage.setItem(AID_KEY, state.aid ? "1" : "0");
+    } catch (err) {
+      /* fine */
+    }
+    render();
+  });
+
+  replace(root,
+    el("div", { class: "adv-layout" },
+      el("section", { class: "panel area-status", aria: { label: "Turn" } }, status, errorBox),
+      el("section", { class: "panel area-play", aria: { labelledby: "play-title" } },
+        el("h2", { id: "play-title", text: "Your move" }), hint,
+        el("h3", { text: "Players" }), players,
+        el("h3", { text: "Table" }), tableGrid,
+        el("h3", { id: "picker-title", text: "Name a card" }), picker, extra),
+      el("section", { class: "panel area-hand", aria: { labelledby: "hand-title" } },
+        el("h2", { id: "hand-title", text: "Your hand" }), hand),
+      el("section", { class: "panel area-missions", aria: { labelledby: "missions-title" } },
+        el("h2", { id: "missions-title", text: "Missions" }), missions),
+      el("section", { class: "panel area-log", aria: { labelledby: "log-title" } },
+        el("div", { class: "panel-head" },
+          el("h2", { id: "log-title", text: "Log" }),
+          el("label", { class: "small aid-toggle" }, aid, " memory aid")),
+        log, memory)));
+
+  loadNames().then((names) => {
+    state.names = names;
+    if (state.msg) render();
+  });
+
+  // -- helpers --------------------------------------------------------------------------------------
+  const name = (s) => (s === ctx.seat ? "You" : ctx.seatName(s));
+  const cardWords = (id) => identityName(id, state.names);
+  const legal = () => state.msg?.legal || [];
+  const legalOf = (type) => legal().filter((a) => a.type === type);
+
+  function send(action) {
+    const key = actionKey(action);
+    if (!legal().some((a) => actionKey(a) === key)) {
+      showError(errorBox, { code: "action/not_legal", message: "That move is not open to you now." });
+      return;
+    }
+    state.selection = null;
+    ctx.act(action);
+  }
+
+  // -- rendering ------------------------------------------------------------------------------------
+  function render() {
+    const msg = state.msg;
+    if (!msg) return;
+    const view = msg.view || {};
+    keepFocus(root, () => draw(msg, view), () => root.querySelector(
+      "button.player-btn, button.slot, #skip-peek, button.pick:not([disabled])") || status);
+  }
+
+  function draw(msg, view) {
+    renderStatus(msg, view);
+    renderPlayers(msg, view);
+    renderSlots(view);
+    renderPicker(view);
+    renderExtra(view);
+    renderHand(view);
+    renderMissions(msg, view);
+    renderLog(view);
+    renderMemory(view);
+  }
+
+  function renderStatus(msg, view) {
+    let line;
+    if (msg.status === "over") line = "The game is over.";
+    else if (view.to_act === ctx.seat && ctx.seat !== null) {
+      line = view.phase === "peek" ? "Your request was refused: you may peek at one table card." : "Your turn.";
+    } else line = `${ctx.seatName(view.to_act)} is playing.`;
+    status.textContent = `Turn ${view.turn ?? 0}. ${line}`;
+    root.dataset.phase = view.phase || "";
+  }
+
+  function renderPlayers(msg, view) {
+    const sizes = view.hand_sizes || [];
+    const scores = view.scores || [];
+    const targets = new Set(legalOf("RequestCard").map((a) => a.target));
+    const rows = [];
+    for (let s = 0; s < (view.players || sizes.length); s += 1) {
+      const me = s === ctx.seat;
+      const selected = state.selection?.kind === "target" && state.selection.seat === s;
+      const info = `${sizes[s] ?? 0} card${sizes[s] === 1 ? "" : "s"}, ${scores[s] ?? 0} mission${scores[s] === 1 ? "" : "s"}`;
+      const label = me ? `You (${info})` : `${ctx.seatName(s)} (${info})`;
+      const body = [
+        el("span", { class: "player-name", text: me ? "You" : ctx.seatName(s) }),
+        el("span", { class: "player-info muted small", text: info }),
+        view.to_act === s ? el("span", { class: "tag", text: "to play" }) : null,
+      ];
+      if (!me && targets.has(s) && view.phase !== "peek") {
+        rows.push(el("li", { class: "player" }, el("button", {
+          type: "button", class: `btn player-btn${selected ? " selected" : ""}`,
+          dataset: { seat: String(s), target: String(s) },
+          aria: { pressed: selected ? "true" : "false", label: `Ask ${label}` },
+          on: { click: () => select({ kind: "target", seat: s }) },
+        }, ...body)));
+      } else {
+        rows.push(el("li", { class: `player${me ? " me" : ""}`, dataset: { seat: String(s) }, aria: { label } }, ...body));
+      }
+    }
+    replace(players, rows);
+  }
+
+  function renderSlots(view) {
+    const table = view.table || [];
+    const declare = new Set(legalOf("DeclareCard").map((a) => a.slot));
+    const peek = new Set(legalOf("Peek").map((a) => a.slot));
+    const now = Date.now();
+    const cells = table.map((full, slot) => {
+      const reveal = state.reveals.get(slot);
+      const showing = reveal && reveal.until > now ? reveal.card : null;
+      const known = state.aid ? view.known?.[String(slot)] : null;
+      const face = showing || known;
+      if (!full && !showing) {
+        return el("div", { class: "slot empty", dataset: { slot: String(slot) }, aria: { label: `Table slot ${slot + 1}: empty` } },
+          el("span", { class: "slot-no", text: String(slot + 1) }));
+      }
+      const selected = state.selection?.kind === "slot" && state.selection.slot === slot;
+      const label = face
+        ? `Table slot ${slot + 1}: ${showing ? "shown" : "remembered"} ${cardWords(face)}`
+        : `Table slot ${slot + 1}: face-down card`;
+      const picture = face ? adventureCard(face, { names: state.names }) : adventureBack({ label });
+      const canPeek = view.phase === "peek" && peek.has(slot);
+      const canDeclare = view.phase !== "peek" && declare.has(slot);
+      const classes = `slot${face ? " face" : ""}${showing ? " revealed" : ""}${selected ? " selected" : ""}`;
+      if (canPeek || canDeclare) {
+        return el("button", {
+          type: "button", class: classes, dataset: { slot: String(slot), mode: canPeek ? "peek" : "declare" },
+          aria: { label: canPeek ? `Peek at ${label}` : `Name ${label}`, pressed: selected ? "true" : "false" },
+          on: { click: () => (canPeek ? send({ type: "Peek", slot }) : select({ kind: "slot", slot })) },
+        }, picture, el("span", { class: "slot-no", text: String(slot + 1) }));
+      }
+      return el("div", { class: classes, dataset: { slot: String(slot) }, aria: { label } },
+        picture, el("span", { class: "slot-no", text: String(slot + 1) }));
+    });
+    replace(tableGrid, cells.length ? cells : el("p", { class: "muted", text: "No cards on the table." }));
+  }
+
+  function allowedCards() {
+    const sel = state.selection;
+    if (!sel) return new Set();
+    if (sel.kind === "target") return new Set(legalOf("RequestCard").filter((a) => a.target === sel.seat).map((a) => a.card));
+    return new Set(legalOf("DeclareCard").filter((a) => a.slot === sel.slot).map((a) => a.card));
+  }
+
+  function renderPicker(view) {
+    const sel = state.selection;
+    const allowed = allowedCards();
+    const myTurn = legal().length > 0;
+    if (ctx.readonly) hint.textContent = "A replay: step through it with the controls above.";
+    else if (!myTurn) hint.textContent = ctx.seat === null ? "You are watching." : "Wait for your turn.";
+    else if (view.phase === "peek") hint.textContent = "Pick a table card to peek at, or skip.";
+    else if (!sel) hint.textContent = "Ask a player for a card (pick the player), or name a face-down table card (pick the slot).";
+    else if (sel.kind === "target") hint.textContent = `Which card do you ask ${ctx.seatName(sel.seat)} for?`;
+    else hint.textContent = `What is the card in slot ${sel.slot + 1}?`;
+    const rows = ["S", "P", "A", "M"].map((pack) => el("div", { class: `picker-row pack-${pack}`, role: "group", aria: { label: PACKS[pack].plural } },
+      IDS.filter((id) => id[0] === pack).map((id) => {
+        const action = sel?.kind === "target" ? { type: "RequestCard", target: sel.seat, card: id }
+          : sel?.kind === "slot" ? { type: "DeclareCard", slot: sel.slot, card: id } : null;
+        const enabled = Boolean(action) && allowed.has(id);
+        const verb = sel?.kind === "target" ? `Ask ${ctx.seatName(sel.seat)} for` : `Say slot ${(sel?.slot ?? 0) + 1} is`;
+        return el("button", {
+          type: "button", class: "pick", disabled: !enabled, dataset: { card: id, ...(enabled ? { action: JSON.stringify(action) } : {}) },
+          aria: { label: enabled ? `${verb} ${cardWords(id)}` : cardWords(id) },
+          on: { click: () => send(action) },
+        }, adventureCard(id, { names: state.names }));
+      })));
+    replace(picker, rows);
+    picker.hidden = !myTurn || view.phase === "peek";
+    root.querySelector("#picker-title").hidden = picker.hidden;
+  }
+
+  function renderExtra(view) {
+    const buttons = [];
+    if (legalOf("SkipPeek").length) {
+      buttons.push(el("button", { type: "button", class: "btn", id: "skip-peek", dataset: { action: JSON.stringify({ type: "SkipPeek" }) }, text: "Skip the peek", on: { click: () => send({ type: "SkipPeek" }) } }));
+    }
+    for (const a of legalOf("ClaimMission")) {
+      buttons.push(el("button", { type: "button", class: "btn primary", dataset: { action: JSON.stringify(a) }, text: `Claim mission ${a.mission + 1}`, on: { click: () => send(a) } }));
+    }
+    if (legalOf("PassTurn").length) {
+      buttons.push(el("button", { type: "button", class: "btn", dataset: { action: JSON.stringify({ type: "PassTurn" }) }, text: "Pass (no move is open)", on: { click: () => send({ type: "PassTurn" }) } }));
+    }
+    if (state.selection) {
+      buttons.push(el("button", { type: "button", class: "btn secondary", id: "cancel-choice", text: "Change my choice", on: { click: () => select(null) } }));
+    }
+    replace(extra, buttons);
+  }
+
+  function renderHand(view) {
+    const cards = view.hand || [];
+    if (ctx.seat === null) {
+      replace(hand, el("p", { class: "muted", text: "Watchers see no hand." }));
+      return;
+    }
+    replace(hand, cards.length
+      ? cards.map((id) => el("div", { class: "hand-card", role: "listitem", dataset: { card: id } }, adventureCard(id, { names: state.names })))
+      : el("p", { class: "muted", text: "No test-cards in hand: you may still ask and name cards." }));
+  }
+
+  function renderMissions(msg, view) {
+    const claimed = view.claimed_by || [];
+    replace(missions, (view.missions || []).map((group, m) => {
+      const owner = claimed[m];
+      const title = owner === null || owner === undefined ? `Mission ${m + 1}` : `Mission ${m + 1}: done by ${name(owner)}`;
+      return el("div", { class: `mission${owner === null || owner === undefined ? "" : " claimed"}`, dataset: { mission: String(m) }, role: "group", aria: { label: title } },
+        el("div", { class: "mission-title small", text: title }),
+        el("div", { class: "mission-cards" }, group.map((id) => adventureCard(id, { names: state.names, mission: true }))));
+    }));
+  }
+
+  // -- the log in words ----------------------------------------------------------------------------
+  function words(e) {
+    const c = (id) => cardWords(id);
+    switch (e.type) {
+      case "CardsDealt": return e.seat === ctx.seat ? `You were dealt ${e.cards.length} cards.` : null;
+      case "TableLaid": return `${e.slots} cards were laid face down on the table.`;
+      case "MissionsLaid": return "The six missions were laid out.";
+      case "FirstPlayerChosen": return `${name(e.seat)} ${e.seat === ctx.seat ? "go" : "goes"} first.`;
+      case "RequestGranted": return `${name(e.requester)} asked ${name(e.target)} for ${c(e.card)}: yes, handed over.`;
+      case "RequestRefused": return `${name(e.requester)} asked ${name(e.target)} for ${c(e.card)}: no.`;
+      case "SlotPeeked": return `${name(e.seat)} peeked at table card ${e.slot + 1}.`;
+      case "PeekSeen": return state.aid ? `You saw ${c(e.card)} in slot ${e.slot + 1}.` : null;
+      case "PeekSkipped": return `${name(e.seat)} did not peek.`;
+      case "CardDeclared":
+        if (e.correct) return `${name(e.seat)} named table card ${e.slot + 1} as ${c(e.card)}: right, and took it.`;
+        return `${name(e.seat)} named table card ${e.slot + 1} as ${c(e.card)}: wrong${state.aid ? `, it was ${c(e.revealed_card)}` : ""}; it went back face down.`;
+      case "MissionClaimed": return `${name(e.seat)} completed mission ${e.mission + 1}!`;
+      case "TurnPassed": return `Turn passes to ${name(e.to_seat)}.`;
+      case "GameEnded": return e.ended_by_cap ? "The game ended at the turn cap." : "All six missions are done: the game is over.";
+      case "TurnTimedOut": return `Time ran out for ${ctx.seatName(e.seat)}: a computer player moved for them.`;
+      default: return null;
+    }
+  }
+
+  function renderLog(view) {
+    // Without the memory aid: only the previous and the current turn (the view's `recent`).
+    const events = state.aid ? [...state.events.keys()].sort((a, b) => a - b).flatMap((k) => state.events.get(k)) : view.recent || [];
+    const lines = events.map(words).filter(Boolean);
+    replace(log, lines.slice(-60).map((line) => el("li", { text: line })));
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function renderMemory(view) {
+    if (!state.aid) {
+      memory.hidden = true;
+      return;
+    }
+    // Holder tracking for learners: who was last seen taking each card.
+    const holder = new Map();
+    for (const k of [...state.events.keys()].sort((a, b) => a - b)) {
+      for (const e of state.events.get(k)) {
+        if (e.type === "RequestGranted") holder.set(e.card, e.requester);
+        if (e.type === "CardDeclared" && e.correct) holder.set(e.card, e.seat);
+        if (e.type === "MissionClaimed") for (const id of e.cards) holder.delete(id);
+      }
+    }
+    const items = [...holder.entries()].map(([id, s]) => el("li", { text: `${cardWords(id)}: ${name(s)}` }));
+    replace(memory, el("h3", { text: "Seen going to" }), items.length ? el("ul", { class: "small" }, items) : el("p", { class: "muted small", text: "Nothing yet." }));
+    memory.hidden = false;
+  }
+
+  // -- selection and reveals ------------------------------------------------------------------------
+  function select(selection) {
+    state.selection = selection;
+    showError(errorBox, null);
+    render();
+    // Keep the keyboard flowing: after picking a player or a slot, go to the card picker.
+    if (selection) picker.querySelector("button.pick:not([disabled])")?.focus();
+  }
+
+  function noteReveals(msg) {
+    // Only events that are new to this page animate; a reconnect snapshot does not replay them.
+    if (state.lastCount === null) return;
+    for (const e of msg.events || []) {
+      if ((e.index ?? -1) < state.lastCount) continue;
+      if (e.type === "CardDeclared") remember(e.slot, e.revealed_card);
+      if (e.type === "PeekSeen" && e.seat === ctx.seat) remember(e.slot, e.card);
+    }
+  }
+
+  function remember(slot, card) {
+    const until = Date.now() + REVEAL_MS;
+    state.reveals.set(slot, { card, until });
+    setTimeout(() => {
+      const r = state.reveals.get(slot);
+      if (r && r.until <= Date.now() + 5) {
+        state.reveals.delete(slot);
+        render();
+      }
+    }, REVEAL_MS + 10);
+  }
+
+  function absorb(msg) {
+    const groups = new Map();
+    for (const e of msg.events || []) {
+      const k = e.index ?? -1;
+      if (!groups.has(k)) groups.set(k, []);
+      groups.get(k).push(e);
+    }
+    for (const [k, list] of groups) state.events.set(k, list);
+  }
+
+  return {
+    render(msg) {
+      noteReveals(msg);
+      absorb(msg);
+      state.lastCount = msg.index ?? 0;
+      state.msg = msg;
+      const sel = state.selection;
+      // Drop a selection that is no longer open (the turn moved on).
+      if (sel && !(sel.kind === "target" ? legalOf("RequestCard").some((a) => a.target === sel.seat) : legalOf("DeclareCard").some((a) => a.slot === sel.slot))) {
+        state.selection = null;
+      }
+      if (msg.type === "update") showError(errorBox, null);
+      render();
+    },
+  };
+}
+
+function readAid() {
+  try {
+    return localStorage.getItem(AID_KEY) === "1";
+  } catch (err) {
+    return false;
+  }
+}
+
+async function loadNames() {
+  // Card names come from the server's description of the game when it offers them.
+  try {
+    const info = await api("GET", "/api/options/adventure");
+    const cards = info?.cards;
+    if (Array.isArray(cards)) return Object.fromEntries(cards.map((c) => [c.id, c.name]));
+    if (cards && typeof cards === "object") return Object.fromEntries(Object.entries(cards).map(([id, c]) => [id, typeof c === "string" ? c : c?.name]));
+  } catch (err) {
+    /* names are a nicety */
+  }
+  return null;
+}

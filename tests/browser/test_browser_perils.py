@@ -1,0 +1,45 @@
+"""A whole Perils & Pathways game in two browsers: a person as Hero, a person as Teller.
+
+The game is created through the lobby form (pathways_per_round=3 for a shorter game, the Teller
+judging plans by hand). The Teller fills every description with the suggestion button; the Hero
+picks the archetype, pathways, plans (channelling a skill, naming it in the plan) and rolls. Moves
+are read from the page's own legal-action list (#legal data-legal) and made by clicking.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import create_perils_in_lobby, last_of, open_table, play_perils
+
+pytestmark = pytest.mark.browser
+
+def test_whole_perils_game_hero_and_teller_in_two_browsers(live_server: Any, new_page: Any,
+                                                           output_dir: Any) -> None:
+    lobby = new_page()
+    links = create_perils_in_lobby(lobby, live_server.url, hero="Ada", teller="Tomas")
+    hero = open_table(new_page(), links["seat-0"])
+    teller = open_table(new_page(), links["seat-1"])
+
+    # The Teller's page shows the cards behind the pathways and the suggestions; the Hero's not.
+    moves = play_perils(hero, teller)
+    assert moves > 10
+
+    outcome = last_of(hero)["outcome"]
+    assert outcome is not None and outcome == last_of(teller)["outcome"]
+    assert hero.locator("#outcome").is_visible()
+    log = hero.locator("#log").inner_text()
+    assert "Rolled" in log or "passed without a roll" in log
+    assert "The showdown begins" in log or "Hero is lost" in log
+
+    # The finished game can be stepped through on the replay page.
+    replay = new_page()
+    replay.goto(f"{live_server.url}/replay/{links['seat-0'].split('/play/')[1].split('?')[0]}")
+    replay.wait_for_selector("body[data-ready='1']")
+    replay.click("#last")
+    assert replay.locator("#step-label").inner_text().split(" / ")[0] == (
+        replay.locator("#step-label").inner_text().split(" / ")[1]
+    )
+    hero.screenshot(path=str(output_dir / "perils-hero.png"), full_page=True)
+    teller.screenshot(path=str(output_dir / "perils-teller.png"), full_page=True)

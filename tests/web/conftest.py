@@ -1,0 +1,77 @@
+"""Fixtures for the web tests: an app on a temp SQLite file, bots with no delay, and helpers."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    # starlette asks for `httpx2`; the project pins `httpx` (the lead may switch the test extra).
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from pocketgalaxy.web.hub import Hub
+from pocketgalaxy.web.server import create_app
+from pocketgalaxy.web.settings import Settings
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    # A generous burst: these tests fire messages as fast as they can (the limit has its own test).
+    return Settings(data_dir=tmp_path / "data", bot_delay_ms=0, rate_burst=10_000)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+@pytest.fixture
+def hub(client: TestClient) -> Hub:
+    h: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return h
+
+
+Creator = Callable[..., dict[str, Any]]
+
+
+@pytest.fixture
+def create(client: TestClient) -> Creator:
+    """create(game, seats, players=None, **extra) -> the creation reply (asserts 201)."""
+
+    def _create(game: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+        body = {"game": game, "players": len(seats), "seats": seats, **extra}
+        res = client.post("/api/games", json=body)
+        assert res.status_code == 201, res.text
+        reply: dict[str, Any] = res.json()
+        return reply
+
+    return _create
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def bearer() -> Callable[[str], dict[str, str]]:
+    return auth
+
+
+def play_until(ws: Any, done: Callable[[dict[str, Any]], bool], limit: int = 20000) -> dict[str, Any]:
+    """Receive messages until `done(message)`; no sleeping, only waiting for the server."""
+    for _ in range(limit):
+        msg: dict[str, Any] = ws.receive_json()
+        if done(msg):
+            return msg
+    raise AssertionError("the server never reached the expected message")
+
+
+@pytest.fixture
+def receive_until() -> Callable[..., dict[str, Any]]:
+    return play_until

@@ -1,0 +1,78 @@
+"""Two actions at once for the same turn: exactly one is applied, the other is refused clearly."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pocketgalaxy.web import payloads
+from pocketgalaxy.web.errors import WebError
+from pocketgalaxy.web.hub import Hub
+from pocketgalaxy.web.settings import Settings
+from pocketgalaxy.web.store import StaleWrite, Store
+
+
+def _hub(tmp_path: Path) -> Hub:
+    settings = Settings(data_dir=tmp_path, bot_delay_ms=0)
+    return Hub(Store(settings.resolved_database_url), settings)
+
+
+def _new_game(hub: Hub) -> tuple[str, int, list[dict[str, Any]]]:
+    made = hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}])
+    live = hub.get(made["game_id"])
+    seat = live.session.to_act
+    assert seat is not None
+    return live.id, seat, payloads.legal_json(live, seat)
+
+
+def test_two_actions_at_once_exactly_one_applies(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        hub = _hub(tmp_path)
+        gid, seat, legal = _new_game(hub)
+        results = await asyncio.gather(
+            hub.act(gid, seat, legal[0], 0), hub.act(gid, seat, legal[-1], 0),
+            return_exceptions=True,
+        )
+        ok = [r for r in results if isinstance(r, dict)]
+        refused = [r for r in results if isinstance(r, WebError)]
+        assert len(ok) == 1 and len(refused) == 1, results
+        assert refused[0].code == "action/stale"
+        assert hub.store.count_actions(gid) == 1 == hub.get(gid).index
+        await hub.stop()
+
+    asyncio.run(scenario())
+
+
+def test_two_servers_on_one_database_cannot_both_write_an_index(tmp_path: Path) -> None:
+    """The UNIQUE (game_id, idx) constraint is the last line: a second process loses cleanly."""
+
+    async def scenario() -> None:
+        first = _hub(tmp_path)
+        gid, seat, legal = _new_game(first)
+        second = _hub(tmp_path)
+        second.get(gid)  # both processes hold the game at index 0
+        await first.act(gid, seat, legal[0], 0)
+        with pytest.raises(WebError) as refused:
+            await second.act(gid, seat, legal[-1], 0)
+        assert refused.value.code == "action/stale"
+        # The loser rebuilt itself from the store and now agrees with the winner.
+        assert second.get(gid).index == 1
+        assert second.get(gid).session.view(None).to_json() == \
+            first.get(gid).session.view(None).to_json()
+        assert first.store.count_actions(gid) == 1
+        await first.stop()
+        await second.stop()
+
+    asyncio.run(scenario())
+
+
+def test_store_refuses_a_second_row_for_an_index(tmp_path: Path) -> None:
+    hub = _hub(tmp_path)
+    gid, seat, legal = _new_game(hub)
+    hub.store.append_action(gid, 0, seat, legal[0], "person")
+    with pytest.raises(StaleWrite):
+        hub.store.append_action(gid, 0, seat, legal[-1], "person")
+    assert [a.action for a in hub.store.load_actions(gid)] == [legal[0]]

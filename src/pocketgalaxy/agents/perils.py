@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pocketgalaxy.agents.base import Agent, RandomAgent
-from pocketgalaxy.core.game import Action
+from pocketgalaxy.core.game import Action, Event
+from pocketgalaxy.games.perils import events as ev
 from pocketgalaxy.games.perils.actions import (
     ChooseArchetype,
     ChooseLostLevels,
@@ -61,7 +62,8 @@ def _lose_greedy(view: PerilsView, n: int) -> tuple[str, ...]:
 
 class RuleBasedHero(Agent):
     """A sensible Hero: heal when hurt, collect items, prefer the best margin, save items for
-    the Big Bads, always channel, and write a plan that names what it uses.
+    the Big Bads, always channel, and write a plan that names what it uses. It remembers the
+    cards it has seen face up, so a hint's band only covers values still possible.
 
     Settings: `keep_items` (items kept back for the showdown, default 5).
     """
@@ -71,6 +73,21 @@ class RuleBasedHero(Agent):
     def __init__(self, seed: int = 0, keep_items: int = 5, **settings: Any) -> None:
         super().__init__(seed, **settings)
         self.keep_items = int(keep_items)
+        self.seen: set[str] = set()
+
+    def reset(self, seat: int, players: int, options: Any) -> None:
+        super().reset(seat, players, options)
+        self.seen = set()
+
+    def observe(self, events: list[Event]) -> None:
+        """Remember the cards that left play face up (they cannot lie behind a pathway)."""
+        for event in events:
+            if isinstance(event, ev.CardRevealed):
+                self.seen.add(event.card)
+            elif isinstance(event, ev.UnchosenRevealed):
+                self.seen.update(event.cards)
+            elif isinstance(event, ev.CardsShuffledBack):
+                self.seen.difference_update(event.cards)
 
     def _theme(self) -> Theme:
         opts = _options(self)
@@ -128,11 +145,20 @@ class RuleBasedHero(Agent):
         suits = [hint["suit"]] if "suit" in hint else list(_SKILLS)
         bands = [hint["band"]] if "band" in hint else list(BANDS)
         values = [self._peril_value(view, s, d) for s in suits for b in bands
-                  for d in _BAND_VALUES[b]]
+                  for d in _BAND_VALUES[b] if self._possible(view, f"{d}{s}")]
+        if not values:  # every candidate was seen: the hint cannot be read; assume the band
+            values = [self._peril_value(view, s, d) for s in suits for b in bands
+                      for d in _BAND_VALUES[b]]
         value = sum(values) / len(values)
         if kind is None:  # unknown: mix in the chance of a gift or an item
             value = 0.55 * value + 0.2 * (3.0 if hurt else 0.1) + 0.25 * 2.5
         return value
+
+    def _possible(self, view: PerilsView, code: str) -> bool:
+        """Could this card lie behind a pathway (not seen face up, not one of my cards)?"""
+        if code in self.seen:
+            return False
+        return not any(code in s.base or code in s.tucked for s in view.skills)
 
     def _level(self, view: PerilsView, suit: str) -> int:
         s = view.skill(suit)

@@ -39,7 +39,7 @@ def _session_with_memory_at(seat: int) -> tuple[Session, MemoryAgent]:
 
 
 def test_registry_knows_the_adventure_players() -> None:
-    assert agent_names("adventure", 0, 4) == ["forgetful", "memory", "random"]
+    assert {"forgetful", "memory", "random"} <= set(agent_names("adventure", 0, 4))
     bot = make_agent("adventure", "forgetful:level=easy", 2, 4, seed=5)
     assert isinstance(bot, ForgetfulAgent) and bot.fade == 0.35
     assert make_agent("adventure", "forgetful:fade=0.5", 0, 3).fade == 0.5  # type: ignore[attr-defined]

@@ -127,7 +127,7 @@ function renderFrame(msg) {
     dataset: { seat: String(s.seat), kind: s.kind || "" },
   },
   el("span", { class: "dot", aria: { hidden: "true" } }),
-  (() => { const x = document.createElement("span"); x.innerHTML = s.name; return x; })(),
+  el("span", { text: s.name || `Seat ${s.seat + 1}` }),
   el("span", { class: "visually-hidden", text: s.connected || s.kind === "bot" ? " (connected)" : " (not connected)" }),
   s.kind === "bot" || s.taken_over ? el("span", { class: "tag", text: s.taken_over ? "computer for now" : "computer" }) : null)));
   renderClock(msg.clock);

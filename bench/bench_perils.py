@@ -16,6 +16,7 @@ from typing import Any
 
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.perils import ComputerTeller, RuleBasedHero
+from pocketgalaxy.core.game import visible_events
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.options import PerilsOptions
 from pocketgalaxy.games.perils.rules import PerilsRules
@@ -37,8 +38,10 @@ def bot_games(seconds: float) -> dict[str, float]:
         while (seat := RULES.to_act(state)) is not None:
             action = agents[seat].act(RULES.view(state, seat), RULES.legal_actions(state, seat))
             t = time.perf_counter()
-            state, _ = RULES.apply(state, seat, action)
+            state, events = RULES.apply(state, seat, action)
             apply_time += time.perf_counter() - t
+            for who, agent in agents.items():
+                agent.observe(visible_events(events, who))
             steps += 1
         wins += state.result == "won"
         games += 1

@@ -10,6 +10,7 @@ as on the command line.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from typing import Any
 
@@ -322,14 +323,6 @@ def render_text(
     width: int = 110,
 ) -> str:
     """The screen as plain text (for tests and docs)."""
-    out = Console(width=width, record=True, file=_Null(), color_system=None)
+    out = Console(width=width, record=True, file=io.StringIO(), color_system=None)
     out.print(AdventureScreen(assist=assist).render(view, events, names))
     return out.export_text()
-
-
-class _Null:
-    def write(self, _s: str) -> int:
-        return 0
-
-    def flush(self) -> None:
-        return None

@@ -15,7 +15,7 @@ from pocketgalaxy.registry import get_game
 def _allowed(info: Any) -> str:
     if info.choices:
         return ", ".join(repr(c) if isinstance(c, str) else str(c) for c in info.choices)
-    return info.type_name
+    return str(info.type_name)
 
 
 def rules_command(

@@ -7,6 +7,7 @@ own view holds: the faces of the pathways and the computer's suggested descripti
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
@@ -422,14 +423,6 @@ def _pick_items(answer: str, codes: list[str]) -> tuple[str, ...]:
 
 def render_text(view: Any, events: list[Event], width: int = 100) -> str:
     """The screen as plain text (for tests and docs)."""
-    out = Console(width=width, record=True, file=_Null(), color_system=None)
+    out = Console(width=width, record=True, file=io.StringIO(), color_system=None)
     out.print(PerilsScreen().render(view, events))
     return out.export_text()
-
-
-class _Null:
-    def write(self, _s: str) -> int:
-        return 0
-
-    def flush(self) -> None:
-        return None

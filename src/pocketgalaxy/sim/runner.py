@@ -141,7 +141,7 @@ def play_one(
     counts = [0] * players
     decisions = 0
     observe = [(seat, agent) for seat, agent in agents.items()]
-    seat = rules.to_act(state)
+    seat: int | None = rules.to_act(state)
     while seat is not None:
         legal = rules.legal_actions(state, seat)
         view = rules.view(state, seat)

@@ -46,7 +46,7 @@ def test_registry_knows_the_adventure_players() -> None:
     for bad in ("forgetful:level=sleepy", "memory:fade=2", "memory:colour=red"):
         with pytest.raises(PocketGalaxyError, match="bad settings"):
             make_agent("adventure", bad, 0, 4)
-    assert set(agents_for_seat(3, 5)) == {"random", "memory", "forgetful"}
+    assert {"random", "memory", "forgetful"} <= set(agents_for_seat(3, 5))
 
 
 def test_memory_takes_a_card_it_saw_change_hands_first() -> None:

@@ -17,6 +17,7 @@ from pocketgalaxy.agents.perils import (
     success_chance,
     write_plan,
 )
+from pocketgalaxy.core.game import visible_events
 from pocketgalaxy.games.perils.actions import (
     ChooseLostLevels,
     ChoosePathway,
@@ -45,7 +46,9 @@ def play(hero: type[Agent], seed: int, options: PerilsOptions | None = None) -> 
         agent = agents[seat]
         view = None if isinstance(agent, RandomAgent) else R.view(state, seat)
         action = agent.act(view, R.legal_actions(state, seat))
-        state, _ = R.apply(state, seat, action)
+        state, events = R.apply(state, seat, action)
+        for who, other in agents.items():
+            other.observe(visible_events(events, who))
     return state.result == "won"
 
 
@@ -97,6 +100,17 @@ def test_read_hint_recognises_the_themes_fragments() -> None:
     view = R.view(state, 0)
     assert read_hint(view.pathways[0].description or "", theme) == view.pathways[0].hint
     assert read_hint("Nothing I wrote from the playsheet.", theme) == {}
+
+
+def test_rulebased_hero_remembers_cards_seen_face_up() -> None:
+    hero = _ready(RuleBasedHero(), 0, PerilsOptions())
+    state, events = take(new(draw=("8C", "4H", "9C", "3S", "10C", "5H")), 0)
+    hero.observe(visible_events(events, 0))
+    assert "8C" in hero.seen
+    state, events = take(state, 0)
+    hero.observe(visible_events(events, 0))
+    assert hero._possible(R.view(state, 0), "10C") and not hero._possible(R.view(state, 0), "9C")
+    assert not hero._possible(R.view(state, 0), "6S")  # its own Piloting card
 
 
 def test_success_chance() -> None:

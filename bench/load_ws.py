@@ -82,7 +82,7 @@ async def play_game(base: str, made: dict[str, Any], rng: random.Random, max_act
     latest: dict[int, dict[str, Any]] = {}
     changed = asyncio.Event()
     sent_at: dict[int, float] = {}
-    conns = {seat: await connect(ws_url, max_size=2**22) for seat in tokens}
+    conns = {seat: await connect(ws_url, max_size=2**22, compression=None) for seat in tokens}
 
     async def reader(seat: int) -> None:
         async for raw in conns[seat]:
@@ -90,6 +90,8 @@ async def play_game(base: str, made: dict[str, Any], rng: random.Random, max_act
             if msg["type"] == "error":
                 code = msg["error"]["code"]
                 stats.refused[code] = stats.refused.get(code, 0) + 1
+                # Refused (the rate limit): forget the send so the driver backs off and retries.
+                sent_at.pop(latest[seat]["index"], None)
                 latest[seat] = {**latest[seat], "retry": True}
             elif msg["type"] in ("snapshot", "update"):
                 start = sent_at.pop(msg["index"] - 1, None) if msg["type"] == "update" else None

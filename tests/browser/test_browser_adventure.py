@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import last_of, open_table, play_adventure
+from browserkit import last_of, open_table, play_adventure
 
 pytestmark = pytest.mark.browser
 

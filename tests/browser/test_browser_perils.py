@@ -11,7 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import create_perils_in_lobby, last_of, open_table, play_perils
+from browserkit import (
+    create_perils_in_lobby,
+    hero_move,
+    last_of,
+    legal_of,
+    next_mover,
+    open_table,
+    play_perils,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -22,8 +30,25 @@ def test_whole_perils_game_hero_and_teller_in_two_browsers(live_server: Any, new
     hero = open_table(new_page(), links["seat-0"])
     teller = open_table(new_page(), links["seat-1"])
 
+    # Until the first pathways are laid: the Hero picks an archetype.
+    moves = 0
+    while (mover := next_mover([hero, teller])) is hero:
+        hero_move(hero, "")
+        moves += 1
+    assert mover is teller and legal_of(teller)[0]["type"] == "DescribePathways"
     # The Teller's page shows the cards behind the pathways and the suggestions; the Hero's not.
-    moves = play_perils(hero, teller)
+    count = len(last_of(teller)["view"]["pathways"])
+    assert teller.locator("#pathways .card-face").count() == count
+    assert teller.locator("#pathways").inner_text().count("Behind it:") == count
+    assert teller.locator("#pathways button.suggest").count() == count
+    hero.wait_for_function(
+        "([n]) => document.querySelectorAll('#pathways .card-back').length === n", arg=[count]
+    )
+    assert hero.locator("#pathways .card-face").count() == 0
+    assert "Behind it" not in hero.locator("#pathways").inner_text()
+    assert hero.locator("#pathways button.suggest").count() == 0
+
+    moves += play_perils(hero, teller)
     assert moves > 10
 
     outcome = last_of(hero)["outcome"]

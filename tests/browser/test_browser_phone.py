@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import last_of, next_mover, open_table
+from browserkit import last_of, next_mover, open_table
 
 pytestmark = pytest.mark.browser
 
@@ -44,6 +44,16 @@ def test_adventure_on_a_phone_with_the_keyboard(live_server: Any, new_page: Any,
     page.wait_for_function("document.body.dataset.myTurn === '1'")
     no_horizontal_scroll(page)
     page.screenshot(path=str(output_dir / "adventure-phone.png"), full_page=True)
+
+    # A refused move shows a clear message near the controls and the connection stays up.
+    index = last_of(page)["index"]
+    page.evaluate("window.__pocketgalaxy.socket.act({type: 'Peek', slot: 0}, "
+                  "window.__pocketgalaxy.last.index)")
+    error = page.locator("#action-error")
+    error.wait_for(state="visible")
+    assert "Peek" in error.inner_text() or "peek" in error.inner_text()
+    assert page.evaluate("document.body.dataset.connection") == "open"
+    assert last_of(page)["index"] == index
 
     # One whole turn by keyboard: ask the other player for a card (Enter on the player, Enter on
     # the card the focus jumps to); after a refusal, peek at a table card with Space.

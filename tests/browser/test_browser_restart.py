@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import (
+from browserkit import (
     act_and_wait,
     choose_move,
     click_move,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import act_and_wait, hero_move, legal_of, next_mover, open_table
+from browserkit import act_and_wait, hero_move, legal_of, next_mover, open_table
 
 pytestmark = pytest.mark.browser
 

@@ -163,3 +163,22 @@ def test_wrong_number_of_bots_is_a_clear_error() -> None:
     )
     assert result.exit_code == 2
     assert "--bots names 2 computer players but 3 seats" in result.stderr
+
+
+def test_no_screen_in_a_whole_game_shows_another_hand() -> None:
+    from pocketgalaxy.agents.registry import make_agent
+
+    agents = {s: make_agent("adventure", "memory", s, 3, seed=s) for s in range(3)}
+    session = Session(get_game("adventure"), {}, seed=17, players=3, agents=agents)
+    checked = 0
+    while not session.is_over:
+        seat = session.to_act
+        assert seat is not None
+        text = render_text(session.view(seat), [], NAMES)
+        for other in range(3):
+            if other != seat:
+                for c in session.view(other).hand:
+                    assert card_name(c) not in text
+        checked += 1
+        session.step_bot()
+    assert checked > 10

@@ -184,3 +184,26 @@ def test_ctrl_c_offers_to_save(save_dir: Any) -> None:
         out.file.close()
     saved = json.loads((save_dir / "ctrlc.json").read_text())
     assert saved["record"]["actions"] == session.record.to_json()["actions"]
+
+
+def test_no_hero_screen_in_a_whole_game_shows_a_face_down_card() -> None:
+    rules = get_game("perils")
+    session = Session(
+        rules,
+        {"teller_policy": "approve_all"},
+        seed=23,
+        agents={
+            0: make_agent("perils", "rulebased", 0, 2, seed=1),
+            1: make_agent("perils", "teller", 1, 2, seed=2),
+        },
+    )
+    checked = 0
+    while not session.is_over:
+        teller = session.view(1)
+        if session.to_act == 0 and teller.pathways:
+            text = render_text(session.view(0), [])
+            for p in teller.pathways:
+                assert card(p.face).label not in text
+            checked += 1
+        session.step_bot()
+    assert checked >= 20

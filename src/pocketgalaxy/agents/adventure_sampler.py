@@ -31,7 +31,7 @@ import math
 from typing import Any, ClassVar
 
 from pocketgalaxy.agents.adventure_memory import SLOT, Memory
-from pocketgalaxy.agents.ismcts import Determinizer, ISMCTSAgent, Sampler
+from pocketgalaxy.agents.ismcts import Determinizer, ISMCTSAgent, RandomSource, Sampler
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.adventure.actions import (
@@ -54,6 +54,8 @@ from pocketgalaxy.games.adventure.rules import AdventureRules
 from pocketgalaxy.games.adventure.state import AdventureState
 from pocketgalaxy.games.adventure.views import AdventureView
 
+_RULES = AdventureRules()
+
 TABLE = -1
 """The place index of the face-down table in `Knowledge.places`."""
 
@@ -64,6 +66,11 @@ _PEEK = {s: Peek(s) for s in range(24)}
 _SKIP = SkipPeek()
 _SURE = 100.0
 _COMPLETE = 6.0
+
+
+def _worth(have: int) -> float:
+    """Worth of gaining a card of a mission of which `have` cards are held already."""
+    return 1.0 + have + (_COMPLETE if have == 3 else 0.0)
 
 
 class Knowledge:
@@ -99,7 +106,7 @@ class Knowledge:
         self.constrained = [c for c in free if allowed[c] != everywhere]
         self.unconstrained = [c for c in free if allowed[c] == everywhere]
 
-    def sample(self, rng: Rng) -> AdventureState:
+    def sample(self, rng: RandomSource) -> AdventureState:
         """One full state consistent with this knowledge (see the module docstring)."""
         deal = None
         for _ in range(_RESTARTS):
@@ -111,7 +118,7 @@ class Knowledge:
         return self._build(deal)
 
     # -- dealing ------------------------------------------------------------------------
-    def _quick_deal(self, rng: Rng) -> list[list[str]] | None:
+    def _quick_deal(self, rng: RandomSource) -> list[list[str]] | None:
         room = self.room.copy()
         out: list[list[str]] = [[] for _ in room]
         cards = self.constrained.copy()
@@ -132,7 +139,7 @@ class Knowledge:
             k += r
         return out
 
-    def _exact_deal(self, rng: Rng) -> list[list[str]]:
+    def _exact_deal(self, rng: RandomSource) -> list[list[str]]:
         """Place cards one by one, keeping only choices after which a full deal still exists."""
         room = self.room.copy()
         out: list[list[str]] = [[] for _ in room]
@@ -172,7 +179,7 @@ class Knowledge:
         return st
 
 
-def _pick(rng: Rng, options: list[int], room: list[int]) -> int:
+def _pick(rng: RandomSource, options: list[int], room: list[int]) -> int:
     """One of `options`, drawn in proportion to its room (-1 if there is none)."""
     if not options:
         return -1
@@ -204,11 +211,11 @@ def _feasible(masks: list[int], room: list[int]) -> bool:
 
 
 class _Ctx:
-    """Per-iteration playout context: which seat everyone saw receive each card (-1 unknown)."""
+    """Per-iteration playout context: the seat everyone saw receive a card, by card."""
 
     __slots__ = ("known_at",)
 
-    def __init__(self, known_at: list[int]) -> None:
+    def __init__(self, known_at: dict[str, int]) -> None:
         self.known_at = known_at
 
 
@@ -228,10 +235,7 @@ class AdventureDeterminizer(Determinizer):
         self.absent: list[set[str]] = [set() for _ in range(players)]
         self.public_faces: dict[int, str] = {}
         self.last_refused_target = -1
-        self._public_known: list[int] = [-1] * len(CARDS)
-        self._mission_of: dict[str, int] = {}
-        self._mission_index: list[int] = [0] * len(CARDS)
-        self._missions: tuple[tuple[str, ...], ...] = ()
+        self._public_known: dict[str, int] = {}
         o: AdventureOptions = self.options
         # With these options at their defaults every move the memory policy builds is legal.
         self._plain = not (
@@ -339,14 +343,7 @@ class AdventureDeterminizer(Determinizer):
         if view.phase == "peek":
             asked = opts.next_after_failed_request == "asked_player"
             st.next_seat = self.last_refused_target if asked else (me + 1) % n
-        self._public_known = [-1] * len(CARDS)
-        for card, where in self.memory.loc.items():
-            if where < SLOT:
-                self._public_known[CARD_INDEX[card]] = where
-        if view.missions is not self._missions:
-            self._missions = view.missions
-            self._mission_of = {c: m for m, g in enumerate(view.missions) for c in g}
-            self._mission_index = [self._mission_of[c] for c in CARDS]
+        self._public_known = {c: where for c, where in self.memory.loc.items() if where < SLOT}
         return st
 
     def sampler(self, view: Any) -> Sampler:
@@ -378,57 +375,67 @@ class AdventureDeterminizer(Determinizer):
         known = ctx.known_at
         for e in events:
             if isinstance(e, RequestGranted):
-                known[CARD_INDEX[e.card]] = e.requester
+                known[e.card] = e.requester
             elif isinstance(e, CardDeclared):
                 if e.correct:
-                    known[CARD_INDEX[e.card]] = e.seat
+                    known[e.card] = e.seat
             elif isinstance(e, MissionClaimed):
                 for c in e.cards:
-                    known[CARD_INDEX[c]] = -1
+                    known.pop(c, None)
 
-    def _needs(self, state: AdventureState, seat: int) -> list[float]:
-        """Worth of gaining each card (by index) for `seat`: more for a mission closer to done."""
-        have = [0] * 6
-        mission = self._mission_index
+    @staticmethod
+    def _have(state: AdventureState, seat: int) -> list[int]:
+        """How many cards of each mission `seat` holds."""
+        have = [0] * len(state.missions)
+        mission = state.mission_index
         for c in state.hands[seat]:
-            have[mission[CARD_INDEX[c]]] += 1
-        worth = [1.0 + h + (_COMPLETE if h == 3 else 0.0) for h in have]
-        return [worth[m] for m in mission]
+            have[mission[c]] += 1
+        return have
 
     def _score(
-        self, ctx: _Ctx, state: AdventureState, seat: int, a: Action, needs: list[float]
+        self, ctx: _Ctx, state: AdventureState, seat: int, a: Action, have: list[int]
     ) -> float:
         """The acting seat's own estimate of a move: sure gains first, known misses last."""
         if isinstance(a, RequestCard):
-            i = CARD_INDEX[a.card]
-            holder = ctx.known_at[i]
-            if holder == a.target and a.card in state.hands[a.target]:
-                return _SURE + needs[i]
-            if holder >= 0 or state.lacks[a.target] >> i & 1:
+            card = a.card
+            need = _worth(have[state.mission_index[card]])
+            holder = ctx.known_at.get(card, -1)
+            if holder == a.target and card in state.hands[a.target]:
+                return _SURE + need
+            if holder >= 0 or state.lacks[a.target] >> CARD_INDEX[card] & 1:
                 return -1.0
-            return needs[i] * len(state.hands[a.target]) / 24.0
+            return need * len(state.hands[a.target]) / 24.0
         if isinstance(a, DeclareCard):
-            i = CARD_INDEX[a.card]
+            need = _worth(have[state.mission_index[a.card]])
             face = state.seen[seat][a.slot]
             if face is not None:
-                return _SURE + needs[i] if face == a.card else -1.0
-            if ctx.known_at[i] >= 0:
+                return _SURE + need if face == a.card else -1.0
+            if a.card in ctx.known_at:
                 return -1.0
-            return needs[i] / 24.0
+            return need / 24.0
         return 0.0
 
     def order(self, ctx: Any, state: Any, seat: int, legal: list[Action]) -> list[Action] | None:
-        needs = self._needs(state, seat)
+        have = self._have(state, seat)
         scored = sorted(
-            ((self._score(ctx, state, seat, a, needs), i, a) for i, a in enumerate(legal)),
+            ((self._score(ctx, state, seat, a, have), i, a) for i, a in enumerate(legal)),
             key=lambda t: (-t[0], t[1]),
         )
         return [a for _, _, a in scored]
 
+    def needs_legal(self, policy: str) -> bool:
+        return policy == "random" or not self._plain
+
     def choose(
-        self, policy: str, ctx: Any, state: Any, seat: int, legal: list[Action], rng: Rng
+        self,
+        policy: str,
+        ctx: Any,
+        state: Any,
+        seat: int,
+        legal: list[Action] | None,
+        rng: RandomSource,
     ) -> Action:
-        if policy == "random" or len(legal) == 1:
+        if legal is not None and (policy == "random" or len(legal) == 1):
             return legal[rng.below(len(legal))]
         st: AdventureState = state
         if st.phase == "peek":
@@ -436,51 +443,52 @@ class AdventureDeterminizer(Determinizer):
             blind = [s for s, f in enumerate(st.table) if f is not None and seen[s] is None]
             return _PEEK[blind[rng.below(len(blind))]] if blind else _SKIP
         action = self._memory_move(ctx, st, seat, rng)
-        if action is not None and (self._plain or action in legal):
-            return action
+        if action is not None and (legal is None or action in legal):
+            return action  # without a list (plain options) every built move is legal
+        if legal is None:
+            legal = _RULES.legal_actions(st, seat)
         claims = [a for a in legal if isinstance(a, (ClaimMission, PassTurn))]
         return claims[0] if claims else legal[rng.below(len(legal))]
 
-    def _memory_move(self, ctx: _Ctx, st: AdventureState, seat: int, rng: Rng) -> Action | None:
-        hand = st.hands[seat]
-        known = ctx.known_at
-        needs = self._needs(st, seat)
+    def _memory_move(
+        self, ctx: _Ctx, st: AdventureState, seat: int, rng: RandomSource
+    ) -> Action | None:
+        """Sure gains first (faces this seat saw, holders everyone saw), the most needed;
+        otherwise a guess at a card of the mission it is closest to, where it may be."""
+        have = self._have(st, seat)
+        mission = st.mission_index
         best: Action | None = None
-        best_value = 0.0
+        best_have = -1
         seen = st.seen[seat]
-        for slot, face in enumerate(seen):  # faces this seat saw: sure declarations
-            if face is not None and face not in hand:
-                v = needs[CARD_INDEX[face]]
-                if v > best_value:
-                    best, best_value = _DEC[slot, face], v
+        for slot, face in enumerate(seen):
+            if face is not None and have[mission[face]] > best_have:
+                best, best_have = _DEC[slot, face], have[mission[face]]
         hands = st.hands
-        for i, holder in enumerate(known):  # holders everyone saw: sure requests
-            if holder >= 0 and holder != seat and needs[i] > best_value:
-                card = CARDS[i]
-                if card in hands[holder]:
-                    best, best_value = _REQ[holder, card], needs[i]
+        for card, holder in ctx.known_at.items():
+            if holder != seat and have[mission[card]] > best_have and card in hands[holder]:
+                best, best_have = _REQ[holder, card], have[mission[card]]
         if best is not None:
             return best
-        # a guess: the most needed card of unknown place, where it may be
-        gone = set(hand)
-        gone.update(st.discard)
-        gone.update(f for f in seen if f is not None)
-        wanted: list[str] = []
-        top = 0.0
-        for i, c in enumerate(CARDS):
-            v = needs[i]
-            if v < top or known[i] >= 0 or c in gone:
-                continue
-            if v > top:
-                wanted, top = [c], v
-            else:
-                wanted.append(c)
-        if not wanted:
+        hand = hands[seat]
+        known = ctx.known_at
+        order = sorted(
+            (m for m in range(len(have)) if st.claimed_by[m] < 0),
+            key=lambda m: (-have[m], rng.below(8)),
+        )
+        for m in order:
+            options = [
+                c
+                for c in st.missions[m]
+                if c not in hand and c not in known and c not in seen
+            ]
+            if options:
+                card = options[rng.below(len(options))] if len(options) > 1 else options[0]
+                break
+        else:
             return None
-        card = wanted[rng.below(len(wanted))]
         bit = 1 << CARD_INDEX[card]
         blind = [s for s, f in enumerate(st.table) if f is not None and seen[s] is None]
-        weights: list[tuple[int, int]] = [
+        weights = [
             (p, len(hands[p]))
             for p in range(st.players)
             if p != seat and hands[p] and not st.lacks[p] & bit
@@ -516,7 +524,7 @@ class AdventureDeterminizer(Determinizer):
 
 def make_ismcts(seed: int = 0, **settings: Any) -> ISMCTSAgent:
     """The `ismcts` computer player for Adventure Cards (settings: see `ISMCTSAgent`)."""
-    defaults: dict[str, Any] = {"iterations": 1000, "c": 0.7, "playout": "memory", "depth": 16,
+    defaults: dict[str, Any] = {"iterations": 500, "c": 0.7, "playout": "memory", "depth": 16,
                                 "widen": 4.0}
     defaults.update(settings)
     return ISMCTSAgent(seed, rules=AdventureRules(), determinizer=AdventureDeterminizer(),

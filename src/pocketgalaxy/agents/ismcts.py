@@ -23,16 +23,40 @@ turns those into sampled states, and the search never looks at the real one. Set
 from __future__ import annotations
 
 import math
+import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.core.game import Action, Event, GameRules
-from pocketgalaxy.core.rng import Rng
 
-Sampler = Callable[[Rng], Any]
+
+class RandomSource(Protocol):
+    """What the search asks of a random source (`core.rng.Rng` and `FastRandom` both fit)."""
+
+    def below(self, n: int) -> int: ...
+
+    def shuffle(self, items: list[Any]) -> None: ...
+
+
+class FastRandom:
+    """The search's own random source: Python's Mersenne Twister, seeded from the agent's `Rng`
+    (reproducible), several times cheaper per draw than SplitMix64 written in Python."""
+
+    __slots__ = ("_random", "shuffle")
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed).random
+        self.shuffle = random.Random(seed ^ 0x5DEECE66D).shuffle
+
+    def below(self, n: int) -> int:
+        """An integer in [0, n) (float-based: a bias below 2**-50, harmless in search)."""
+        return int(self._random() * n)
+
+
+Sampler = Callable[[RandomSource], Any]
 """Draws one determinization (a full game state) with the given random source."""
 
 
@@ -67,10 +91,16 @@ class Determinizer(ABC):
     def update(self, ctx: Any, state: Any, events: list[Event]) -> None:  # noqa: B027
         """Keep `ctx` in step after an action was applied to `state`."""
 
+    def needs_legal(self, policy: str) -> bool:
+        """False when `choose` under `policy` builds legal moves itself (then `legal` is None)."""
+        return True
+
     def choose(
-        self, policy: str, ctx: Any, state: Any, seat: int, legal: list[Action], rng: Rng
+        self, policy: str, ctx: Any, state: Any, seat: int, legal: list[Action] | None,
+        rng: RandomSource,
     ) -> Action:
         """The playout move of `seat` under `policy` (default: uniform over `legal`)."""
+        assert legal is not None
         return legal[rng.below(len(legal))]
 
     def order(self, ctx: Any, state: Any, seat: int, legal: list[Action]) -> list[Action] | None:
@@ -155,10 +185,12 @@ class ISMCTSAgent(Agent):
         self.depth = int(depth)
         self.widen = float(widen)
         self.last = SearchStats()
+        self.fast = FastRandom(self.rng.below(1 << 62))
 
     def reset(self, seat: int, players: int, options: Any) -> None:
         super().reset(seat, players, options)
         self.determinizer.reset(seat, players, options)
+        self.fast = FastRandom(self.rng.below(1 << 62))
 
     def observe(self, events: list[Event]) -> None:
         self.determinizer.observe(events)
@@ -181,7 +213,7 @@ class ISMCTSAgent(Agent):
         deadline = None if self.seconds is None else started + self.seconds
         n = 0
         while True:
-            self._iterate(root, sample(self.rng), stats)
+            self._iterate(root, sample(self.fast), stats)
             n += 1
             if deadline is None:
                 if n >= self.iterations:
@@ -206,7 +238,7 @@ class ISMCTSAgent(Agent):
     def _iterate(self, root: _Node, state: Any, stats: SearchStats) -> None:
         rules = self.rules
         det = self.determinizer
-        rng = self.rng
+        rng = self.fast
         ctx = det.begin(state)
         node = root
         path: list[tuple[_Node, int]] = []
@@ -262,29 +294,31 @@ class ISMCTSAgent(Agent):
         k = max(1, int(self.widen * (node.visits + 1) ** 0.3))
         if k >= len(legal):
             return legal
-        allowed = set(legal)
+        # By identity, not equality: hashing dataclass actions would cost more than the search
+        # step. Games that reuse action objects (as Adventure Cards does) get the full benefit;
+        # others fall back to taking any legal actions.
+        allowed = {id(a) for a in legal}
         out: list[Action] = []
         for a in node.order:
-            if a in allowed:
+            if id(a) in allowed:
                 out.append(a)
                 if len(out) == k:
                     return out
-        if len(out) < k:  # actions this determinization allows that the ordering never saw
-            seen = set(node.order)
-            out.extend(a for a in legal if a not in seen)
-            out = out[:k]
-        return out or legal
+        taken = {id(a) for a in out}
+        out.extend(a for a in legal if id(a) not in taken)
+        return out[:k]
 
     def _playout(self, ctx: Any, state: Any, stats: SearchStats) -> list[float]:
         rules = self.rules
         det = self.determinizer
-        rng = self.rng
+        rng = self.fast
         policy = self.playout
         cap = self.depth if self.depth > 0 else 1 << 62
         steps = 0
+        listing = det.needs_legal(policy)
         seat = rules.to_act(state)
         while seat is not None and steps < cap:
-            legal = rules.legal_actions(state, seat)
+            legal = rules.legal_actions(state, seat) if listing else None
             action = det.choose(policy, ctx, state, seat, legal, rng)
             det.update(ctx, state, rules.apply_unchecked(state, seat, action))
             steps += 1
@@ -302,9 +336,9 @@ class ISMCTSAgent(Agent):
 
 
 def _need_number(name: str, value: Any, low: float, *, integer: bool = False) -> None:
-    kinds: tuple[type, ...] = (int,) if integer else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kinds):
+    ok = isinstance(value, int) or (not integer and isinstance(value, float))
+    if isinstance(value, bool) or not ok or math.isnan(value):
         kind = "a whole number" if integer else "a number"
         raise TypeError(f"{name} must be {kind} >= {low}, not {value!r}")
-    if value < low:
+    if float(value) < low:
         raise TypeError(f"{name} must be >= {low}, not {value!r}")

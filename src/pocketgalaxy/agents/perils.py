@@ -289,7 +289,9 @@ class ComputerTeller(Agent):
 
 def agents_for_seat(seat: int, players: int) -> dict[str, Callable[..., Agent]]:
     """Computer players by name: seat 0 (Hero) "rulebased", "random" (and "planner" from
-    agents/perils_planner.py when it is present); seat 1 (Teller) "teller", "random"."""
+    agents/perils_planner.py when it is present); seat 1 (Teller) "teller", "random". The
+    "teller" is agents/perils_styles.py's `StyledTeller` when present (its default style,
+    fair, judges exactly as `ComputerTeller`), else `ComputerTeller`."""
     if seat == 0:
         table: dict[str, Callable[..., Agent]] = {"rulebased": RuleBasedHero,
                                                   "random": RandomAgent}
@@ -300,5 +302,12 @@ def agents_for_seat(seat: int, players: int) -> dict[str, Callable[..., Agent]]:
         table["planner"] = PlannerHero
         return table
     if seat == 1:
-        return {"teller": ComputerTeller, "random": RandomAgent}
+        teller: Callable[..., Agent] = ComputerTeller
+        try:  # the judging styles live in their own module (it imports this one)
+            from pocketgalaxy.agents.perils_styles import StyledTeller
+        except ImportError:  # pragma: no cover - only when that module is absent
+            pass
+        else:
+            teller = StyledTeller
+        return {"teller": teller, "random": RandomAgent}
     return {}

@@ -39,6 +39,7 @@ from typing import Any
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.perils import RuleBasedHero, read_hint, success_chance, write_plan
 from pocketgalaxy.core.cards import DECK_54, card
+from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.perils import events as ev
 from pocketgalaxy.games.perils.actions import ChooseArchetype, ChoosePathway, MakePlan
@@ -394,13 +395,17 @@ class PlannerHero(Agent):
     name = "planner"
 
     def __init__(self, seed: int = 0, samples: int = 24, max_items: int = 4,
-                 keep_items: int = 5, **settings: Any) -> None:
+                 keep_items: int = 5, confidence: float = 1.0, **settings: Any) -> None:
         super().__init__(seed, **settings)
         if int(samples) < 1 or int(max_items) < 0 or int(keep_items) < 0:
-            raise ValueError("samples must be >= 1; max_items and keep_items >= 0")
+            raise PocketGalaxyError(
+                f"planner settings samples={samples}, max_items={max_items}, "
+                f"keep_items={keep_items}: samples must be >= 1, the others >= 0",
+                code="agent/bad_spec")
         self.samples = int(samples)
         self.max_items = int(max_items)
         self.keep_items = int(keep_items)
+        self.confidence = float(confidence)
         self._fallback = RuleBasedHero(seed, keep_items=keep_items)
         self._forget()
 
@@ -545,27 +550,32 @@ class PlannerHero(Agent):
         return value
 
     def _choose(self, view: PerilsView, legal: list[Action]) -> Action:
-        """Main phase: Monte Carlo over the unseen cards, one value per pathway."""
+        """Main phase: Monte Carlo over the unseen cards, one value per pathway per sample."""
         sim = self._sim(view)
         pos = self._position(view)
         hints = self._hints(view)
         unchosen = self._unchosen_in_play(view)
         positions = [a.position for a in legal if isinstance(a, ChoosePathway)]
-        totals = dict.fromkeys(positions, 0.0)
+        values: list[list[float]] = [[] for _ in positions]
         rnd = self._random()
         play = random.Random()
-        for _ in range(self.samples):
+        default = 0
+        for j in range(self.samples):
             pathways, draw = self._deal(pos, rnd, hints, unchosen)
+            if j == 0:  # the rollout policy's own pick (a sample's cards carry the hints)
+                scores = [sim.score(pathways[i], pos.lv, pos.h, pos.items) for i in positions]
+                default = max(range(len(positions)), key=lambda i: (scores[i], -i))
             dice = rnd.getrandbits(62)
-            for i in positions:
+            for n, i in enumerate(positions):
                 play.seed(dice)
                 lv = pos.lv[:]
                 tucked = [t[:] for t in pos.tucked]
                 d = draw[:]
                 h, items = sim.resolve(pathways[i], lv, tucked, pos.h, pos.items, d, play)
-                totals[i] += sim.rollout(lv, tucked, h, items, d, play)
-        best = max(positions, key=lambda i: (totals[i], -i))
-        return ChoosePathway(best)
+                values[n].append(sim.rollout(lv, tucked, h, items, d, play))
+            if _settled(values, j + 1, self.samples):
+                break
+        return ChoosePathway(positions[pick(values, default, self.confidence)])
 
     def _choose_big_bad(self, view: PerilsView, legal: list[Action]) -> Action:
         """Showdown: face first the Big Bad whose exact value is best (suits from the hints)."""
@@ -634,12 +644,12 @@ class PlannerHero(Agent):
         unchosen = self._unchosen_in_play(view)
         rnd = self._random()
         play = random.Random()
-        win = [0.0] * len(chances)
-        lose = [0.0] * len(chances)
-        for _ in range(self.samples):
+        values: list[list[float]] = [[] for _ in chances]
+        for j in range(self.samples):
             _, draw = self._deal(pos, rnd, [], unchosen)
             dice = rnd.getrandbits(62)
-            for k in range(len(chances)):
+            for k, p in enumerate(chances):
+                outcome = [0.0, 0.0]
                 for success in (True, False):
                     play.seed(dice)
                     lv = pos.lv[:]
@@ -652,13 +662,55 @@ class PlannerHero(Agent):
                         h = pos.h
                     else:
                         h, items = sim.fail(lv, tucked, pos.h, items, dr, play)
-                    value = sim.rollout(lv, tucked, h, items, dr, play)
-                    if success:
-                        win[k] += value
-                    else:
-                        lose[k] += value
-        scores = [p * w + (1 - p) * lo for p, w, lo in zip(chances, win, lose, strict=True)]
-        return max(range(len(scores)), key=lambda k: (scores[k], -k))
+                    outcome[success] = sim.rollout(lv, tucked, h, items, dr, play)
+                values[k].append(p * outcome[1] + (1 - p) * outcome[0])
+            if _settled(values, j + 1, self.samples):
+                break
+        default = min(sim.policy_items(pos.lv, s, d, pos.h, pos.items), len(chances) - 1)
+        return pick(values, default, self.confidence)
+
+
+_BATCH = 8
+_SETTLED_Z = 3.0
+
+
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """Mean and standard error of the paired differences a - b."""
+    n = len(a)
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((x - mean) ** 2 for x in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _settled(values: list[list[float]], done: int, budget: int) -> bool:
+    """Stop sampling early (after whole batches) once the leader is clear of every other
+    choice by `_SETTLED_Z` standard errors, or every choice has scored the same so far."""
+    if done >= budget or done % _BATCH or done < _BATCH:
+        return False
+    means = [sum(v) / done for v in values]
+    lead = max(range(len(values)), key=lambda i: means[i])
+    for i in range(len(values)):
+        if i != lead:
+            mean, se = _paired(values[lead], values[i])
+            if mean - _SETTLED_Z * se <= 0 and not (mean == 0 and se == 0):
+                return False
+    return True
+
+
+def pick(values: list[list[float]], default: int, confidence: float) -> int:
+    """The choice with the best mean, unless it beats the default (the rollout policy's own
+    choice) by less than `confidence` standard errors of the paired differences: then the
+    default. This keeps sampling noise from overturning sensible habits."""
+    n = len(values[0])
+    means = [sum(v) / n for v in values]
+    best = max(range(len(values)), key=lambda i: (means[i], -i))
+    if best == default:
+        return best
+    mean, se = _paired(values[best], values[default])
+    return best if mean > confidence * se else default
 
 
 def _start_health(opts: PerilsOptions, view: PerilsView) -> int:

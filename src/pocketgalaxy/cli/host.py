@@ -85,8 +85,6 @@ class GameHost:
         self.save_name = save_name or f"{self.rules.name}-{session.seed}"
         self.settings = dict(settings or {})
         self.last_human: int | None = None
-        self.seen_upto: dict[int, int] = {}
-        """Per person: the index into the session log up to which they have been shown events."""
 
     # -- seats -----------------------------------------------------------------------------
     @property
@@ -99,6 +97,10 @@ class GameHost:
         return self.seats[seat].name
 
     # -- input -------------------------------------------------------------------------------
+    def read_line(self, prompt: str) -> str:
+        """One raw line, with no commands handled (for questions outside the game)."""
+        return self._input(prompt)
+
     def ask(self, prompt: str) -> str:
         """Read one line. Handles `?`, `save [NAME]` and `quit` itself and asks again."""
         while True:

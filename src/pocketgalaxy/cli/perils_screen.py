@@ -220,10 +220,9 @@ class PerilsScreen:
         """Nothing extra: the next screen narrates what the action caused."""
 
     def finish(self, host: GameHost) -> None:
-        for seat in host.humans or [0]:
-            view = host.session.view(seat)
-            host.out.print(self.render(view, self.new_events(host, seat)))
-            break
+        seat = host.humans[0] if host.humans else 0
+        view = host.session.view(seat)
+        host.out.print(self.render(view, self.new_events(host, seat)))
 
     def ask_action(self, host: GameHost, seat: int) -> Action:
         view = host.session.view(seat)

@@ -57,7 +57,7 @@ def run_game(host: GameHost, record: Path | None, out: Console) -> None:
     path = record
     if path is None and host.humans:
         try:
-            answer = host._input("Write a record of this game? File name, or Enter to skip: ")
+            answer = host.read_line("Write a record of this game? File name, or Enter to skip: ")
         except (EOFError, KeyboardInterrupt):
             answer = ""
         path = Path(answer.strip()) if answer.strip() else None

@@ -134,8 +134,8 @@ def play_one(
     agents = _make_agents(rules.name, specs, players, seed)
     started = time.perf_counter()
     state = rules.new(options, seed, players=players)
-    for seat, agent in agents.items():
-        agent.reset(seat, players, options)
+    for agent_seat, agent in agents.items():
+        agent.reset(agent_seat, players, options)
     first_player = _view_field(rules.view(state, None), "to_act")
     spent = [0.0] * players
     counts = [0] * players

@@ -112,9 +112,9 @@ class Conn:
         self.sent_index = 0
         self.limit = limit
         self.closed = False
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | dict[str, Any] | None] = asyncio.Queue()
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: str | dict[str, Any]) -> None:
         """Queue a message; a client too slow to keep up is cut off rather than buffered forever."""
         if self.closed:
             return
@@ -149,6 +149,7 @@ class LiveGame:
     clock_task: asyncio.Task[None] | None = None
     away_seat: int | None = None
     away_task: asyncio.Task[None] | None = None
+    legal_cache: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
 
     @property
     def index(self) -> int:
@@ -590,14 +591,14 @@ class Hub:
 
     def _broadcast(self, live: LiveGame, *, skip: Conn | None = None) -> None:
         """Queue an update for every connection, each built for that connection's seat."""
-        built: dict[tuple[int | None, int], dict[str, Any]] = {}
+        built: dict[tuple[int | None, int], str] = {}
         for conn in list(live.conns):
             if conn is skip or conn.closed:
                 continue
             key = (conn.seat, conn.sent_index)
-            if key not in built:
-                built[key] = payloads.seat_payload(live, conn.seat, "update", since=conn.sent_index,
-                                                   clock=self.clock_json(live))
+            if key not in built:  # watchers of one seat share one encoded message
+                built[key] = encode(payloads.seat_payload(
+                    live, conn.seat, "update", since=conn.sent_index, clock=self.clock_json(live)))
             conn.push(built[key])
             conn.sent_index = live.index
 
@@ -734,6 +735,11 @@ class Hub:
                 self._take_over_locked(live, live.seats[seat], spec, "away")
             except Exception:
                 log.exception("automatic takeover of seat %d in game %s failed", seat, live.id)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """Compact JSON text, as sent on the wire."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def play_link(game_id: str, seat: int, token: str | None) -> str:

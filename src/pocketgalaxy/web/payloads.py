@@ -63,7 +63,12 @@ def legal_json(live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
     session = live.session
     if seat is None or session.to_act != seat or not live.seats[seat].is_person:
         return []
-    return [a.to_json() for a in session.legal_actions(seat)]
+    key = (live.index, seat)
+    if live.legal_cache is not None and live.legal_cache[0] == key:
+        return live.legal_cache[1]  # the same position gives the same list (shared, not mutated)
+    legal = [a.to_json() for a in session.legal_actions(seat)]
+    live.legal_cache = (key, legal)
+    return legal
 
 
 def events_json(

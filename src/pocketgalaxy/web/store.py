@@ -57,6 +57,14 @@ actions_table = sa.Table(
 )
 
 
+_INSERT_ACTION = actions_table.insert()
+_COUNT_ACTION = (
+    games_table.update()
+    .where(games_table.c.id == sa.bindparam("gid"))
+    .values(action_count=sa.bindparam("n"), updated_at=sa.bindparam("stamp"))
+)
+
+
 class StaleWrite(Exception):
     """Another action already holds this index (the UNIQUE constraint said no)."""
 
@@ -175,18 +183,20 @@ class Store:
         stamp = now()
         try:
             with self.engine.begin() as conn:
-                conn.execute(
-                    actions_table.insert().values(
-                        game_id=game_id, idx=idx, seat=seat, action=action, by=by,
-                        created_at=stamp,
+                # Statements built once with bound parameters: the hot path skips SQL building.
+                conn.execute(_INSERT_ACTION, {
+                    "game_id": game_id, "idx": idx, "seat": seat, "action": action, "by": by,
+                    "created_at": stamp,
+                })
+                if outcome is None:
+                    conn.execute(_COUNT_ACTION, {"gid": game_id, "n": idx + 1, "stamp": stamp})
+                else:
+                    conn.execute(
+                        games_table.update().where(games_table.c.id == game_id).values(
+                            action_count=idx + 1, updated_at=stamp, status="over",
+                            outcome=outcome,
+                        )
                     )
-                )
-                values: dict[str, Any] = {"action_count": idx + 1, "updated_at": stamp}
-                if outcome is not None:
-                    values.update(status="over", outcome=outcome)
-                conn.execute(
-                    games_table.update().where(games_table.c.id == game_id).values(**values)
-                )
         except IntegrityError as exc:
             raise StaleWrite(f"action {idx} of game {game_id} is already stored") from exc
 

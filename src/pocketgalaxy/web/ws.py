@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.web import payloads
 from pocketgalaxy.web.errors import WebError
-from pocketgalaxy.web.hub import Conn, Hub, LiveGame
+from pocketgalaxy.web.hub import Conn, Hub, LiveGame, encode
 
 _TYPES = ["hello", "act", "ping"]
 
@@ -47,7 +47,7 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
         message = await conn.queue.get()
         if message is None:
             break
-        await ws.send_text(json.dumps(message, separators=(",", ":")))
+        await ws.send_text(message if isinstance(message, str) else encode(message))
     with contextlib.suppress(Exception):
         await ws.close(code=1008 if conn.queue.qsize() else 1000)
 

@@ -104,13 +104,14 @@ def test_read_hint_recognises_the_themes_fragments() -> None:
 
 def test_rulebased_hero_remembers_cards_seen_face_up() -> None:
     hero = _ready(RuleBasedHero(), 0, PerilsOptions())
-    state, events = take(new(draw=("8C", "4H", "9C", "3S", "10C", "5H")), 0)
+    state, events = take(new(draw=("5H", "4H", "3S", "9C", "10C", "7H")), 0)
     hero.observe(visible_events(events, 0))
-    assert "8C" in hero.seen
-    state, events = take(state, 0)
+    assert hero.seen == {"5H"}
+    state, events = take(state, 0)  # the 3S is passed automatically, face up
     hero.observe(visible_events(events, 0))
-    assert hero._possible(R.view(state, 0), "10C") and not hero._possible(R.view(state, 0), "9C")
-    assert not hero._possible(R.view(state, 0), "6S")  # its own Piloting card
+    view = R.view(state, 0)
+    assert hero._possible(view, "10C") and not hero._possible(view, "3S")
+    assert not hero._possible(view, "6S")  # its own Piloting card
 
 
 def test_success_chance() -> None:

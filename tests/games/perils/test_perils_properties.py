@@ -63,7 +63,6 @@ def _play(options: dict[str, Any], seed: int, picks: list[int], check: bool
     opts = PerilsOptions(**options)
     state = R.new(opts, seed)
     actions: list[tuple[int, dict[str, Any]]] = []
-    cap = max(opts.max_health, 10)
     for i in range(400):
         seat = R.to_act(state)
         if seat is None:
@@ -86,7 +85,7 @@ def _play(options: dict[str, Any], seed: int, picks: list[int], check: bool
         actions.append((seat, action.to_json()))
         if check:
             state.place_of_each()
-            assert 0 <= state.health <= cap
+            assert 0 <= state.health <= max(opts.max_health, state.start_health)
             for seat_view in (0, None):
                 text = json.dumps(R.view(state, seat_view).to_json())
                 for code in _face_down(state):

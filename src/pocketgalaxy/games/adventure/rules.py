@@ -12,6 +12,8 @@ carries out a checked action in place and returns the events. Turn flow:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from pocketgalaxy.core.errors import IllegalActionError, MalformedActionError, OptionsError
@@ -64,6 +66,15 @@ _DECLARES = {(s, c): DeclareCard(s, c) for s in range(24) for c in CARDS}
 _PEEKS = {s: Peek(s) for s in range(24)}
 _SKIP = SkipPeek()
 _PASS = PassTurn()
+_BIT = {c: 1 << i for i, c in enumerate(CARDS)}
+_REQUEST_ROWS = [[_REQUESTS[t, c] for c in CARDS] for t in range(5)]
+_DECLARE_ROWS = [[_DECLARES[s, c] for c in CARDS] for s in range(24)]
+
+# Memo tables of legal-action lists (speed: a random playout spends most of its time listing).
+_CANDIDATES: dict[tuple[int | bool, ...], tuple[Action, ...]] = {}
+_PEEK_LISTS: dict[int, tuple[Action, ...]] = {}
+_PICKERS: dict[int, Callable[[Sequence[Action]], tuple[Action, ...]]] = {}
+_MEMO_LIMIT = 20_000
 
 
 class AdventureRules(GameRules[AdventureState, AdventureOptions]):
@@ -162,9 +173,14 @@ class AdventureRules(GameRules[AdventureState, AdventureOptions]):
         if state.phase == "over" or seat != state.to_move:
             return []
         if state.phase == "peek":
-            out: list[Action] = [_PEEKS[s] for s, c in enumerate(state.table) if c is not None]
-            out.append(_SKIP)
-            return out
+            occupied = _occupancy(state.table)
+            peeks = _PEEK_LISTS.get(occupied)
+            if peeks is None:
+                peeks = _PEEK_LISTS[occupied] = (
+                    *(_PEEKS[s] for s, c in enumerate(state.table) if c is not None),
+                    _SKIP,
+                )
+            return list(peeks)
         out = _act_candidates(state, seat)
         if not out:
             out.append(_PASS)
@@ -311,7 +327,85 @@ def _holds_mission_mate(state: AdventureState, seat: int, card: str) -> bool:
     return False
 
 
+def _occupancy(table: list[str | None]) -> int:
+    """A bit per occupied table slot."""
+    bits = 0
+    for slot, face in enumerate(table):
+        if face is not None:
+            bits |= 1 << slot
+    return bits
+
+
 def _act_candidates(state: AdventureState, seat: int) -> list[Action]:
+    """Every legal phase-"act" action except PassTurn (memoised `_build_candidates`).
+
+    Under the options that do not narrow requests (the defaults), the candidates depend only on
+    the seat, the player count, the cards the seat cannot name (own hand and discard), the table
+    occupancy and `allow_any_declaration`: that is the memo key. Other options build afresh.
+    """
+    opts = state.options
+    if (
+        opts.require_mission_card_to_request
+        or opts.forbid_empty_targets
+        or opts.forbid_known_misses
+        or not opts.auto_claim
+    ):
+        return _build_candidates(state, seat)
+    gone = 0
+    for c in state.hands[seat]:
+        gone |= _BIT[c]
+    for c in state.discard:
+        gone |= _BIT[c]
+    key = (
+        state.players,
+        seat,
+        gone,
+        _occupancy(state.table),
+        len(state.table),
+        opts.allow_any_declaration,
+    )
+    found = _CANDIDATES.get(key)
+    if found is None:
+        if len(_CANDIDATES) >= _MEMO_LIMIT:
+            _CANDIDATES.clear()  # a crude bound; keys repeat heavily within a game
+        found = _CANDIDATES[key] = _plain_candidates(state, seat, gone)
+    return list(found)
+
+
+def _plain_candidates(state: AdventureState, seat: int, gone: int) -> tuple[Action, ...]:
+    """`_build_candidates` under the plain options, from bit masks (same actions, same order:
+    requests by target then card, declarations by slot then card; a test holds them equal)."""
+    pick = _picker(gone)
+    out: list[Action] = []
+    for target in range(state.players):
+        if target != seat:
+            out += pick(_REQUEST_ROWS[target])
+    if state.options.allow_any_declaration:
+        pick = _picker(0)
+    for slot, face in enumerate(state.table):
+        if face is not None:
+            out += pick(_DECLARE_ROWS[slot])
+    return tuple(out)
+
+
+def _picker(gone: int) -> Callable[[Sequence[Action]], tuple[Action, ...]]:
+    """A function taking, from a row of 24 actions (one per card), those of cards not in
+    `gone`, in card order. Cached by mask: an itemgetter does the picking at C speed."""
+    pick = _PICKERS.get(gone)
+    if pick is None:
+        names = [i for i in range(len(CARDS)) if not gone >> i & 1]
+        if len(names) >= 2:
+            pick = itemgetter(*names)
+        else:
+            def pick(row: Sequence[Action], names: list[int] = names) -> tuple[Action, ...]:
+                return tuple(row[i] for i in names)
+        if len(_PICKERS) >= _MEMO_LIMIT:
+            _PICKERS.clear()
+        _PICKERS[gone] = pick
+    return pick
+
+
+def _build_candidates(state: AdventureState, seat: int) -> list[Action]:
     """Every legal phase-"act" action except PassTurn, built from the same predicates."""
     out: list[Action] = []
     opts = state.options
@@ -394,10 +488,16 @@ def _claims(state: AdventureState, seat: int) -> list[Event]:
     """AC-R5: with auto_claim, claim every solved mission of `seat` now (and maybe end)."""
     if not state.options.auto_claim or state.phase == "over":
         return []
-    events: list[Event] = []
     hand = state.hands[seat]
-    for m, group in enumerate(state.missions):
-        if state.claimed_by[m] < 0 and all(c in hand for c in group):
+    if len(hand) < 4:
+        return []
+    counts = [0] * len(state.missions)
+    mission_index = state.mission_index
+    for c in hand:
+        counts[mission_index[c]] += 1
+    events: list[Event] = []
+    for m, held in enumerate(counts):  # 4 of one mission in hand: it is solved
+        if held == 4 and state.claimed_by[m] < 0:
             events += _claim(state, seat, m)
             if state.phase == "over":
                 break

@@ -67,6 +67,7 @@ class AdventureState:
         "end_reason",
         "ended_by_cap",
         "rng",
+        "mission_index",
     )
 
     def __init__(
@@ -82,6 +83,8 @@ class AdventureState:
         self.options = options
         self.players = players
         self.missions = missions  # never changes after setup: shared by clones
+        # card identity -> its mission: derived from `missions`, so never in the JSON
+        self.mission_index = {c: m for m, group in enumerate(missions) for c in group}
         self.claimed_by: list[int] = [-1] * len(missions)
         self.hands = hands
         self.table = table
@@ -107,6 +110,7 @@ class AdventureState:
         c.options = self.options
         c.players = self.players
         c.missions = self.missions
+        c.mission_index = self.mission_index
         c.claimed_by = self.claimed_by.copy()
         c.hands = [h.copy() for h in self.hands]
         c.table = self.table.copy()

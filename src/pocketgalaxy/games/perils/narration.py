@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
-from pocketgalaxy.core.cards import card
+from pocketgalaxy.core.cards import DECK_54, card
 from pocketgalaxy.core.game import Event
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils import events as ev
@@ -47,6 +47,10 @@ def _rng(state: PerilsState, *parts: int) -> Rng:
 
 def card_kind(code: str) -> str:
     """peril, gift, item or big_bad."""
+    return _KINDS[code]
+
+
+def _kind(code: str) -> str:
     c = card(code)
     if c.is_ace:
         return "big_bad"
@@ -55,6 +59,9 @@ def card_kind(code: str) -> str:
     if c.suit is not None and c.suit.value == "H":
         return "gift"
     return "peril"
+
+
+_KINDS = {code: _kind(code) for code in DECK_54}
 
 
 def hint_for(code: str, fidelity: str) -> dict[str, str]:

@@ -815,8 +815,8 @@ def _options_json(options: PerilsOptions) -> dict[str, Any]:
 
 
 def _suit(code: str) -> str:
-    s = card(code).suit
-    return s.value if s is not None else "*"
+    """The suit letter of a canonical code ("*" for a joker)."""
+    return "*" if code.startswith("JK") else code[-1]
 
 
 def _validate_pinned(pinned: Any) -> dict[str, list[Any]]:

@@ -47,9 +47,9 @@ export function createTable(root, ctx) {
 
   replace(root,
     el("div", { class: "adv-layout" },
-      el("section", { class: "panel area-status", aria: { label: "Turn" } }, status, errorBox),
+      el("section", { class: "panel area-status", aria: { label: "Turn" } }, status),
       el("section", { class: "panel area-play", aria: { labelledby: "play-title" } },
-        el("h2", { id: "play-title", text: "Your move" }), hint,
+        el("h2", { id: "play-title", text: "Your move" }), hint, errorBox,
         el("h3", { text: "Players" }), players,
         el("h3", { text: "Table" }), tableGrid,
         el("h3", { id: "picker-title", text: "Name a card" }), picker, extra),

@@ -154,7 +154,7 @@ function renderSeats(game, info) {
       el("option", { value: "human", text: "a person", selected: !isBot }),
       el("option", { value: "bot", text: "a computer player", selected: isBot }));
     const name = el("input", {
-      type: "text", class: "seat-name", maxlength: NAME_MAX, value: !isBot && seat === 0 ? "" : "",
+      type: "text", class: "seat-name", maxlength: NAME_MAX,
       placeholder: "Name (optional)", aria: { label: `${label}: name` },
     });
     const bot = el("select", { class: "seat-bot", aria: { label: `${label}: computer player kind` } },
@@ -181,10 +181,11 @@ function optionInput(opt) {
       choices.map((c) => el("option", { value: JSON.stringify(c), text: c === null ? "none" : String(c), selected: c === opt.default })));
   } else if (typeof opt.default === "boolean") {
     input = el("input", { id, type: "checkbox", checked: opt.default, dataset: { option: opt.name, kind: "bool" } });
-  } else if (typeof opt.default === "number") {
+  } else if (typeof opt.default === "number" && (!opt.type || opt.type === "int" || opt.type === "float")) {
     input = el("input", { id, type: "number", value: opt.default, step: 1, dataset: { option: opt.name, kind: "number" } });
   } else {
-    input = el("input", { id, type: "text", value: opt.default ?? "", placeholder: opt.default === null ? "default" : "", dataset: { option: opt.name, kind: "text" } });
+    // Mixed types (a number or a word, a number or none): free text, read by typed().
+    input = el("input", { id, type: "text", value: opt.default ?? "", placeholder: opt.default === null ? "none (default)" : "", dataset: { option: opt.name, kind: "text" } });
   }
   input.dataset.default = JSON.stringify(opt.default ?? null);
   const rule = opt.rule ? ` (${opt.rule})` : "";
@@ -231,7 +232,7 @@ function readOptions() {
     if (input.dataset.kind === "choice") value = JSON.parse(input.value);
     else if (input.dataset.kind === "bool") value = input.checked;
     else if (input.dataset.kind === "number") value = input.value === "" ? def : Number(input.value);
-    else value = input.value.trim() === "" ? def : input.value.trim();
+    else value = input.value.trim() === "" ? def : typed(input.value.trim());
     if (JSON.stringify(value) !== JSON.stringify(def)) options[name] = value;
   }
   if (selectedGame() === "perils") {
@@ -239,6 +240,14 @@ function readOptions() {
     if ($("archetype").value) options.archetype = $("archetype").value;
   }
   return options;
+}
+
+// A free-form option value: a number or true/false/null when it reads as one, else the text.
+function typed(text) {
+  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (text === "true" || text === "false") return text === "true";
+  if (text === "null" || text === "none") return null;
+  return text;
 }
 
 function readSeats() {

@@ -23,7 +23,6 @@ export class GameSocket {
     this.closedByPage = false;
     this.pingTimer = null;
     this.retryTimer = null;
-    this.queue = [];
     this._onOnline = () => this.reconnectNow();
     window.addEventListener("online", this._onOnline);
   }
@@ -64,7 +63,6 @@ export class GameSocket {
         return;
       }
       if (msg && typeof msg.index === "number") this.since = msg.index;
-      if (msg?.type === "snapshot") this._flush();
       this.onMessage(msg);
     });
     ws.addEventListener("close", () => {
@@ -108,11 +106,6 @@ export class GameSocket {
   /** Act at action count `index` (the count this page has seen). */
   act(action, index = this.since) {
     return this.send({ type: "act", action, index });
-  }
-
-  _flush() {
-    const pending = this.queue.splice(0);
-    for (const msg of pending) this.send(msg);
   }
 
   close() {

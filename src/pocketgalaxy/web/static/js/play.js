@@ -72,10 +72,13 @@ async function handle(msg) {
     delete document.body.dataset.pending;
     const err = msg.error || {};
     // A refused hello (bad token) is shown at the top: without the token the seat cannot play.
-    showError(ctx.errorBox || $("admin-error"), err);
     document.body.dataset.lastError = err.code || "error";
-    if (err.code === "auth/bad_token" && !table) {
-      replace($("table"), el("div", { class: "error-box", role: "alert", text: `This link's key is not valid for seat ${seat + 1}: ${err.message || ""}` }));
+    if (table) {
+      showError(ctx.errorBox, err);
+    } else {
+      // No table yet (a refused hello: unknown game, wrong key): say so where the table goes.
+      const what = err.code === "auth/bad_token" && seat !== null ? `This link's key is not valid for seat ${seat + 1}` : "This table cannot be shown";
+      replace($("table"), el("div", { class: "error-box", role: "alert", text: `${what}: ${err.message || err.code || "refused"}` }));
     }
     return;
   }
@@ -121,14 +124,15 @@ function renderFrame(msg) {
   const seats = msg.seats || [];
   const me = seats.find((s) => s.seat === seat);
   $("who").textContent = seat === null ? "watching" : `you are ${me?.name || `seat ${seat + 1}`}`;
+  // A computer player is always at the table, and so is this page while its socket is open.
+  const online = (s) => s.connected || s.kind === "bot" || (s.seat === seat && socket.isOpen);
   replace($("seat-bar"), seats.map((s) => el("li", {
-    // A computer player is always at the table.
-    class: `seat-chip ${s.connected || s.kind === "bot" ? "online" : "offline"} ${s.seat === seat ? "me" : ""}`,
+    class: `seat-chip ${online(s) ? "online" : "offline"} ${s.seat === seat ? "me" : ""}`,
     dataset: { seat: String(s.seat), kind: s.kind || "" },
   },
   el("span", { class: "dot", aria: { hidden: "true" } }),
   el("span", { text: s.name || `Seat ${s.seat + 1}` }),
-  el("span", { class: "visually-hidden", text: s.connected || s.kind === "bot" ? " (connected)" : " (not connected)" }),
+  el("span", { class: "visually-hidden", text: online(s) ? " (connected)" : " (not connected)" }),
   s.kind === "bot" || s.taken_over ? el("span", { class: "tag", text: s.taken_over ? "computer for now" : "computer" }) : null)));
   renderClock(msg.clock);
   renderOutcome(msg);

@@ -56,7 +56,7 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
     )
     assert proc.stdout is not None
     for line in proc.stdout:
-        if "Application startup complete" in line:
+        if "Uvicorn running on" in line:
             break
     else:
         raise SystemExit("the server did not start")

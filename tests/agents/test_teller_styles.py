@@ -163,7 +163,7 @@ def test_standing_falls_with_health_and_rises_with_items() -> None:
 
 def test_adaptive_modes_in_order() -> None:
     modes = [adaptive_mode(v / 20, 0.5, 0.6) for v in range(21)]
-    order = ["rescue", "generous", "fair", "harsh", "stern"]
+    order = ["rescue", "generous", "fair", "tough"]
     assert [order.index(m) for m in modes] == sorted(order.index(m) for m in modes)
     assert set(modes) == set(order)
 

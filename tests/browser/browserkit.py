@@ -36,8 +36,8 @@ CHROMIUM_ARGS = [
 ]
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output"
-STARTUP_TIMEOUT_S = 30.0
-WAIT_MS = 15_000  # the longest any page may take to reflect one move
+STARTUP_TIMEOUT_S = 60.0
+WAIT_MS = 60_000  # the longest any page may take to reflect one move (generous: shared CI)
 
 
 def require_browser() -> None:

@@ -76,7 +76,7 @@ def test_adventure_on_a_phone_with_the_keyboard(live_server: Any, new_page: Any,
             # Memory game: the peeked face shows for a moment, then the card turns back.
             shown = f".slot[data-slot='{slot}']"
             page.wait_for_selector(f"{shown}.revealed")
-            page.wait_for_selector(f"{shown}.revealed", state="detached", timeout=10_000)
+            page.wait_for_selector(f"{shown}.revealed", state="detached", timeout=30_000)
             assert "face-down" in (page.locator(shown).get_attribute("aria-label") or "")
             peeked = True
         else:

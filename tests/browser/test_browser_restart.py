@@ -53,7 +53,7 @@ def test_pages_reconnect_after_kill_9_and_the_game_goes_on(live_server: Any,
 
     live_server.start()
     for page in pages:
-        page.wait_for_function("document.body.dataset.connection === 'open'", timeout=30_000)
+        page.wait_for_function("document.body.dataset.connection === 'open'")
         page.wait_for_function("([i]) => Number(document.body.dataset.index) === i", arg=[index])
         assert not page.locator("#banner").is_visible()
     after = [last_of(p) for p in pages]

@@ -63,7 +63,9 @@ def bearer() -> Callable[[str], dict[str, str]]:
     return auth
 
 
-def play_until(ws: Any, done: Callable[[dict[str, Any]], bool], limit: int = 20000) -> dict[str, Any]:
+def play_until(
+    ws: Any, done: Callable[[dict[str, Any]], bool], limit: int = 20000
+) -> dict[str, Any]:
     """Receive messages until `done(message)`; no sleeping, only waiting for the server."""
     for _ in range(limit):
         msg: dict[str, Any] = ws.receive_json()

@@ -35,7 +35,8 @@ def test_create_lobby_claim(client, create, bearer):
     assert made["seats"][1]["name"] == "Player 2"
 
     lobby = client.get("/api/games?open=true").json()
-    assert [(g["game_id"], g["open_seats"], g["game"]) for g in lobby] == [(gid, [0, 1], "adventure")]
+    assert [(g["game_id"], g["open_seats"], g["game"]) for g in lobby] == [
+        (gid, [0, 1], "adventure")]
     assert lobby[0]["title"] == "Adventure Cards" and lobby[0]["status"] == "running"
 
     # Ada opens her link: seat 0 is no longer open.

@@ -49,7 +49,7 @@ class Server:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:  # blocks until uvicorn reports; EOF if it died
             lines.append(line)
-            if "Application startup complete" in line:
+            if "Uvicorn running on" in line:
                 break
         else:
             raise AssertionError("server did not start:\n" + "".join(lines))

@@ -62,7 +62,7 @@ class Collector:
 
 
 def _truth(game: str, record: GameRecord) -> tuple[list[Any], list[list[Event]]]:
-    """The true state after each action (index k -> state after k actions) and each step's events."""
+    """The true state after each action (k -> the state after k actions), and each step's events."""
     rules = get_game(game)
     state = start_state(rules, record)
     states, events = [state], []

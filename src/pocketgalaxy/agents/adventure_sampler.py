@@ -356,16 +356,42 @@ class AdventureDeterminizer(Determinizer):
         for a in legal:
             if isinstance(a, ClaimMission):
                 return a
-        if view.phase != "peek":
-            return None
         mem = self.memory
         mem.sync(view)
+        if view.phase != "peek":
+            return self._sure_gain(view, legal)
         options = [a for a in legal if isinstance(a, Peek) and a.slot not in mem.slot_face]
         if not options:
             return next((a for a in legal if isinstance(a, SkipPeek)), legal[0])
         fewest = min(len(mem.peeked_by.get(a.slot, ())) for a in options)
         options = [a for a in options if len(mem.peeked_by.get(a.slot, ())) == fewest]
         return options[self.memory.rng.below(len(options))] if len(options) > 1 else options[0]
+
+    def _sure_gain(self, view: AdventureView, legal: list[Action]) -> Action | None:
+        """A certain gain (a face this seat knows, a holder everyone saw) keeps the turn, and
+        waiting only lets a rival take the card first: take the most needed one at once. The
+        exception, left to the search: a card only this seat knows of and has no use for,
+        since taking it shows everyone where it is."""
+        mem = self.memory
+        hand = mem.hand
+        mission = {c: m for m, g in enumerate(view.missions) for c in g}
+        have = [0] * len(view.missions)
+        for c in hand:
+            have[mission[c]] += 1
+        best: Action | None = None
+        best_have = -1
+        for slot, face in mem.slot_face.items():
+            if not view.table[slot] or face in hand:
+                continue
+            h = have[mission[face]]
+            if h > best_have and (h > 0 or self.public_faces.get(slot) == face):
+                best, best_have = _DEC[slot, face], h
+        for card, where in mem.loc.items():
+            if where < SLOT and where != self.seat and have[mission[card]] > best_have:
+                best, best_have = _REQ[where, card], have[mission[card]]
+        if best is not None and best in legal:
+            return best
+        return None
 
     # -- playouts -----------------------------------------------------------------------
     def begin(self, state: Any) -> _Ctx:
@@ -524,7 +550,7 @@ class AdventureDeterminizer(Determinizer):
 
 def make_ismcts(seed: int = 0, **settings: Any) -> ISMCTSAgent:
     """The `ismcts` computer player for Adventure Cards (settings: see `ISMCTSAgent`)."""
-    defaults: dict[str, Any] = {"iterations": 500, "c": 0.7, "playout": "memory", "depth": 16,
+    defaults: dict[str, Any] = {"iterations": 300, "c": 0.7, "playout": "memory", "depth": 16,
                                 "widen": 4.0}
     defaults.update(settings)
     return ISMCTSAgent(seed, rules=AdventureRules(), determinizer=AdventureDeterminizer(),

@@ -15,7 +15,7 @@ style is never asked. Simulations and tournaments of styles therefore set
 - `harsh`: only sources the plan names explicitly (the skill's or the item's full name, no
   keywords); the roll-twice only with `advantage_threshold + 1` approved sources and twice
   `DETAILED_WORDS` words.
-- `adaptive`: one of the above (or two sharper ones) by the Hero's standing, below.
+- `adaptive`: generous, fair or sharper by the Hero's standing, below.
 
 Generous approves at least what fair approves, and harsh at most (a test holds them to it).
 
@@ -25,11 +25,14 @@ Big Bads if the showdown began now, with the items in hand plus `_KEEP_SHARE` (t
 of the items the rest of the maze can be expected to offer (`standing`). Then, with `low`=0.5
 and `high`=0.6 (settings):
 
-- standing < `low` / 2: **rescue**: generous, and the roll-twice for any plan with a source;
-- standing < `low`: generous;
-- standing <= `high`: fair;
-- standing > `high`: harsh, and above (1 + `high`) / 2 **stern**: the channelled skill only
-  (when named in full), no items, no roll-twice.
+- standing < `low` / 2: **rescue**: every declared source, and the roll-twice always;
+- standing < `low`: **generous**;
+- standing <= `high`: **fair**;
+- standing > `high`: **tough**: the fair verdict, trimmed while the roll would still succeed
+  at least half the time: first the roll-twice goes, then the items one by one, then the
+  channelled skill. A plan already at even odds or worse is judged fairly. (A flat refusal
+  would be no tension at all: the Big Bads need 11, and a Hero refused everything cannot
+  win however well it played.)
 
 Every answer is a legal `JudgePlan` (only declared sources, advantage only when the options
 allow it): the Teller chooses nothing a Teller may not choose.
@@ -39,7 +42,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pocketgalaxy.agents.perils import ComputerTeller
+from pocketgalaxy.agents.perils import ComputerTeller, success_chance
 from pocketgalaxy.agents.perils_planner import matches_hint, model_for, sim_for
 from pocketgalaxy.core.cards import DECK_54
 from pocketgalaxy.core.errors import PocketGalaxyError
@@ -91,24 +94,47 @@ def judge_harsh(plan: str, channel: str | None, items: tuple[str, ...], theme: T
     return Judgement(approve_channel, approved, advantage)
 
 
-def judge_stern(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
-                threshold: int | None) -> Judgement:
-    """The adaptive Teller far ahead: the channelled skill only when named in full."""
-    approve_channel = channel is not None and mentions(plan, (theme.skills[channel].name,))
-    return Judgement(approve_channel, (), False)
-
-
 def judge_rescue(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
                  threshold: int | None) -> Judgement:
-    """The adaptive Teller far behind: every source, and the roll-twice for any source."""
-    kind = judge_generous(plan, channel, items, theme, threshold)
-    sources = int(channel is not None) + len(items)
-    return Judgement(kind.approve_channel, kind.approve_items,
-                     kind.advantage or (threshold is not None and sources >= 1))
+    """The adaptive Teller far behind: every declared source, and the roll-twice always
+    (when the options allow it at all)."""
+    return Judgement(channel is not None, tuple(items), threshold is not None)
 
 
 _JUDGES = {"fair": judge_fair, "generous": judge_generous, "harsh": judge_harsh,
-           "stern": judge_stern, "rescue": judge_rescue}
+           "rescue": judge_rescue}
+
+
+def roll_chance(view: PerilsView, options: PerilsOptions, verdict: Judgement) -> float:
+    """The exact chance that the roll under judgement succeeds with this verdict."""
+    assert view.plan is not None and view.difficulty is not None and view.current is not None
+    levels = {s.suit: s.level for s in view.skills}
+    bonus = len(verdict.approve_items)
+    if verdict.approve_channel and view.plan.channel is not None:
+        bonus += levels[view.plan.channel] if options.channel_bonus == "level" else 1
+    if options.skill_adds_to_roll:
+        bonus += levels.get(view.current[-1], 0)
+    need = view.difficulty - bonus + (1 if options.success_comparison == ">" else 0)
+    return success_chance(need, verdict.advantage)
+
+
+def judge_tough(view: PerilsView, options: PerilsOptions, fair: Judgement) -> Judgement:
+    """Trim the fair verdict (roll-twice, then items, then the channel) while the roll still
+    succeeds at least half the time."""
+    verdict = fair
+    steps: list[Judgement] = []
+    if fair.advantage:
+        steps.append(Judgement(fair.approve_channel, fair.approve_items, False))
+    items = fair.approve_items
+    for n in range(len(items) - 1, -1, -1):
+        steps.append(Judgement(fair.approve_channel, items[:n], False))
+    if fair.approve_channel:
+        steps.append(Judgement(False, (), False))
+    for step in steps:
+        if roll_chance(view, options, step) < 0.5:
+            break
+        verdict = step
+    return verdict
 
 
 def standing(view: PerilsView, options: PerilsOptions) -> float:
@@ -140,9 +166,7 @@ def adaptive_mode(value: float, low: float, high: float) -> str:
         return "generous"
     if value <= high:
         return "fair"
-    if value > (1 + high) / 2:
-        return "stern"
-    return "harsh"
+    return "tough"
 
 
 class StyledTeller(ComputerTeller):
@@ -180,8 +204,11 @@ class StyledTeller(ComputerTeller):
         opts = self._opts()
         theme = load_theme(opts.theme, opts.archetype_schema)
         plan = view.plan
-        return _JUDGES[self.mode(view)](plan.text, plan.channel, plan.items, theme,
-                                        opts.advantage_threshold)
+        mode = self.mode(view)
+        if mode == "tough":
+            fair = judge_fair(plan.text, plan.channel, plan.items, theme, opts.advantage_threshold)
+            return judge_tough(view, opts, fair)
+        return _JUDGES[mode](plan.text, plan.channel, plan.items, theme, opts.advantage_threshold)
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         assert isinstance(view, PerilsView)

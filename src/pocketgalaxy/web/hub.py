@@ -15,6 +15,7 @@ client never holds up a game.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 from functools import lru_cache
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from pocketgalaxy.core.cards import DECK_54, card, parse_card
@@ -112,6 +113,17 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
                                    allowed=list(exc.allowed)) from exc
             self._setup(state, opts.archetype)
         return state
+
+    def opening_events(self, state: PerilsState) -> list[Event]:
+        """The setup's events when the archetype is an option (setup then runs inside `new`).
+
+        Setup is deterministic from (options, seed, pinned), so a twin game without the preset
+        archetype is set up again to recover them; `new` itself stays a pure constructor.
+        """
+        if state.options.archetype is None:
+            return []
+        twin = self.new(replace(state.options, archetype=None), state.seed, pinned=state.pinned)
+        return self._setup(twin, state.options.archetype)
 
     def theme(self, options: PerilsOptions) -> Theme:
         """The options' theme (bundled id or path), loaded once and cached."""

@@ -107,7 +107,10 @@ async def play_game(base: str, made: dict[str, Any], rng: random.Random, max_act
                                       "since": 0}))
         done = 0
         while done < max_actions and time.monotonic() < deadline:
-            await changed.wait()
+            try:  # never wait past the deadline, whatever the server does
+                await asyncio.wait_for(changed.wait(), max(0.01, deadline - time.monotonic()))
+            except TimeoutError:
+                break
             changed.clear()
             if any(m.get("status") == "over" for m in latest.values()):
                 stats.finished += 1

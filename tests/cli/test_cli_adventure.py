@@ -182,3 +182,27 @@ def test_no_screen_in_a_whole_game_shows_another_hand() -> None:
         checked += 1
         session.step_bot()
     assert checked > 10
+
+
+def test_manual_claims_are_offered_and_taken(script_game: Any, adventure_person: Any) -> None:
+    def person(host: Any, prompt: str) -> str:
+        if prompt.startswith("Mission "):
+            return "claim " + prompt.split()[1].rstrip(",")
+        return str(adventure_person(host, prompt))
+
+    args = [
+        "play",
+        "adventure",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--seed",
+        "4",
+        "--option",
+        "auto_claim=false",
+    ]
+    typed, result = script_game(args, person)
+    assert result.exit_code == 0, result.output
+    assert any(line.startswith("claim ") for line in typed)
+    assert "You completed mission" in result.output

@@ -167,3 +167,26 @@ def test_serve_calls_the_web_server_lazily(monkeypatch: pytest.MonkeyPatch) -> N
 def test_version() -> None:
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0 and result.stdout.startswith("pocketgalaxy ")
+
+
+def test_replay_shows_the_deal_to_each_seat_only_its_own(tmp_path: Any) -> None:
+    from pocketgalaxy.agents.registry import make_agent
+    from pocketgalaxy.session import Session
+
+    agents = {s: make_agent("adventure", "memory", s, 3, seed=s) for s in range(3)}
+    session = Session(get_game("adventure"), {}, seed=2, players=3, agents=agents)
+    session.run_bots()
+    path = tmp_path / "adv.json"
+    path.write_text(session.record.dumps())
+    everyone = json.loads(CliRunner().invoke(app, ["replay", str(path), "--json"]).stdout)
+    seat1 = json.loads(
+        CliRunner().invoke(app, ["replay", str(path), "--json", "--seat", "1"]).stdout
+    )
+    dealt = [e for e in everyone["opening_events"] if e["type"] == "CardsDealt"]
+    assert sorted(e["seat"] for e in dealt) == [0, 1, 2]
+    assert [e["seat"] for e in seat1["opening_events"] if e["type"] == "CardsDealt"] == [1]
+    assert everyone["final_state"] == session.state.to_json()
+    words = CliRunner().invoke(app, ["replay", str(path), "--seat", "1"])
+    assert words.exit_code == 0
+    assert "You were dealt 6 test-cards" in words.output
+    assert "Ada was dealt" not in words.output

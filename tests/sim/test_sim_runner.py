@@ -42,6 +42,7 @@ def _session_game(game: str, specs: list[str], seed: int, options: dict[str, obj
     ("game", "specs", "options"),
     [
         ("perils", ["rulebased", "teller"], {"teller_policy": "approve_all"}),
+        ("perils", ["rulebased", "teller"], {"archetype": "scout"}),
         ("adventure", ["memory", "forgetful", "random"], {}),
     ],
 )

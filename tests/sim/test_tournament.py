@@ -49,7 +49,10 @@ def test_seatings_put_every_bot_in_every_seat_equally() -> None:
 
 def test_spec_lists_keep_settings_with_their_bot() -> None:
     assert split_specs("ismcts:iterations=50,c=1.0, memory ,forgetful:level=easy") == [
-        "ismcts:iterations=50,c=1.0", "memory", "forgetful:level=easy"]
+        "ismcts:iterations=50,c=1.0",
+        "memory",
+        "forgetful:level=easy",
+    ]
     assert split_specs("a;b:x=1,y=2;c") == ["a", "b:x=1,y=2", "c"]
     assert teller_spec("adaptive") == "teller:style=adaptive" and teller_spec("teller") == "teller"
 
@@ -101,7 +104,9 @@ def test_teller_styles_play_with_the_teller_seat_judging() -> None:
         pytest.skip("Teller styles are not registered yet (agents/perils.py)")
     report = perils_tournament(["rulebased"], ["fair", "adaptive"], 4, seed=3, bootstrap=0)
     assert [c["teller"] for c in report["by_teller"]] == [
-        "teller:style=fair", "teller:style=adaptive"]
+        "teller:style=fair",
+        "teller:style=adaptive",
+    ]
 
 
 def test_the_command_prints_tables_or_json() -> None:

@@ -277,3 +277,11 @@ def test_whole_bot_game_through_the_api(client, create, receive_until, game, sea
         *(str(i) for i in range(len(seats))), "watch"}
     assert steps[-1]["views"]["watch"] == last["view"]
     assert [s["action"] for s in steps[1:]] == [a for _seat, a in record.actions]
+
+
+def test_pages_are_served(client):
+    for path in ("/", "/play/abc", "/replay/abc"):
+        res = client.get(path)
+        assert res.status_code == 200 and res.headers["content-type"].startswith("text/html")
+    assert client.get("/static/js/net.js").status_code == 200
+    _error(client.get("/static/nothing-here.js"), 404, "request/not_found")

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import random
+import warnings
 from typing import Any
 
 import pytest
-from conftest import TestClient
+
+with warnings.catch_warnings():  # starlette prefers `httpx2`; the project pins `httpx`
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from pocketgalaxy.web.server import create_app
 from pocketgalaxy.web.settings import Settings
@@ -44,6 +48,8 @@ def test_a_person_plays_several_turns_over_the_socket(client, create, hub):
         while mine < 6 and msg["status"] == "running":
             if msg["legal"]:
                 assert msg["to_act"] == 0
+                assert msg["legal"] == [
+                    a.to_json() for a in hub.live[gid].session.legal_actions(0)]
                 at = msg["index"]
                 ws.send_json({"type": "act", "action": rng.choice(msg["legal"]), "index": at})
                 mine += 1

@@ -15,15 +15,12 @@ Players see only their view and the events their seat may see; never the state.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from pocketgalaxy.agents.adventure_memory import SLOT, Beliefs, Memory
 from pocketgalaxy.agents.base import Agent, RandomAgent
-from pocketgalaxy.core.errors import PocketGalaxyError
-from pocketgalaxy.core.game import Action, Event, visible_events
+from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.adventure.actions import (
     ClaimMission,
     DeclareCard,
@@ -32,7 +29,6 @@ from pocketgalaxy.games.adventure.actions import (
     RequestCard,
     SkipPeek,
 )
-from pocketgalaxy.games.adventure.options import AdventureOptions
 from pocketgalaxy.games.adventure.views import AdventureView
 
 LEVELS: dict[str, dict[str, float]] = {
@@ -204,118 +200,3 @@ def agents_for_seat(seat: int, players: int) -> dict[str, Callable[..., Agent]]:
         "forgetful": ForgetfulAgent,
         "ismcts": make_ismcts,
     }
-
-
-# -- matches ----------------------------------------------------------------------------
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval for a win rate (95% by default)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-@dataclass
-class MatchResult:
-    """Per player spec: games played, wins (a shared win counts for each sharer), intervals."""
-
-    specs: tuple[str, ...]
-    games: int = 0
-    capped: int = 0
-    turns: int = 0
-    decisions: int = 0
-    wins: dict[str, int] = field(default_factory=dict)
-    seats_played: dict[str, int] = field(default_factory=dict)
-
-    def rate(self, spec: str) -> float:
-        return self.wins.get(spec, 0) / max(1, self.seats_played.get(spec, 0))
-
-    def interval(self, spec: str) -> tuple[float, float]:
-        return wilson(self.wins.get(spec, 0), self.seats_played.get(spec, 0))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "specs": list(self.specs),
-            "games": self.games,
-            "capped": self.capped,
-            "mean_turns": self.turns / max(1, self.games),
-            "players": {
-                s: {
-                    "seat_games": self.seats_played.get(s, 0),
-                    "wins": self.wins.get(s, 0),
-                    "rate": round(self.rate(s), 4),
-                    "wilson95": [round(x, 4) for x in self.interval(s)],
-                }
-                for s in dict.fromkeys(self.specs)
-            },
-        }
-
-
-def play_match(
-    specs: Sequence[str],
-    games: int,
-    *,
-    seed: int = 0,
-    options: AdventureOptions | None = None,
-    rotate: bool = True,
-) -> MatchResult:
-    """Play `games` games with one computer player per spec (seat i gets specs[i], rotated
-    by one seat each game when `rotate`). Wins are tallied per spec (equal specs pooled).
-
-    The lead's closing figure: `play_match(["memory", "memory", "forgetful", "random"], 2000)`.
-    """
-    from pocketgalaxy.agents.registry import parse_spec
-    from pocketgalaxy.games.adventure.rules import AdventureRules
-
-    rules = AdventureRules()
-    n = len(specs)
-    table = agents_for_seat(0, n)
-    parsed = [parse_spec(s) for s in specs]
-    for name, _ in parsed:
-        if name not in table:
-            raise PocketGalaxyError(
-                f"unknown computer player {name!r}", code="agent/unknown", allowed=sorted(table)
-            )
-    opts = options if options is not None else AdventureOptions()
-    result = MatchResult(specs=tuple(specs))
-    for g in range(games):
-        shift = g % n if rotate else 0
-        order = [(i + shift) % n for i in range(n)]  # seat -> spec index
-        agents: list[Agent] = []
-        for seat, k in enumerate(order):
-            name, settings = parsed[k]
-            agent = table[name](seed=seed * 1_000_003 + g * 31 + seat, **settings)
-            agent.reset(seat, n, opts)
-            agents.append(agent)
-        state = rules.new(opts, seed * 7_919 + g, players=n)
-        opening = rules.opening_events(state)
-        for seat, agent in enumerate(agents):
-            agent.observe(visible_events(opening, seat))
-        while True:
-            seat_to_act = rules.to_act(state)
-            if seat_to_act is None:
-                break
-            legal = rules.legal_actions(state, seat_to_act)
-            action = agents[seat_to_act].act(rules.view(state, seat_to_act), legal)
-            if action not in legal:
-                rules.check(state, seat_to_act, action)  # raises with a clear message
-            events = rules.apply_unchecked(state, seat_to_act, action)
-            result.decisions += 1
-            for seat, agent in enumerate(agents):
-                agent.observe(visible_events(events, seat))
-        outcome = rules.outcome(state)
-        assert outcome is not None
-        result.games += 1
-        result.turns += state.turn
-        result.capped += int(outcome.ended_by_cap)
-        for seat, k in enumerate(order):
-            spec = specs[k]
-            result.seats_played[spec] = result.seats_played.get(spec, 0) + 1
-            if seat in outcome.winners:
-                result.wins[spec] = result.wins.get(spec, 0) + 1
-    return result
-
-

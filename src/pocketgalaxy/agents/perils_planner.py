@@ -16,9 +16,14 @@ unchosen pathways), and decides by estimating its chance of winning from each ch
   same dice (common random numbers), so differences between choices are measured sharply;
 - **archetype**: the same playouts from a fresh deal, computed once per process and rules.
 
-Settings: `samples` (Monte Carlo samples per decision, default 24), `max_items` (the most items
-considered for one main-phase peril, default 4), `keep_items` (the rollout policy's reserve
-for the showdown, default 5).
+Choices are compared on paired samples. The planner keeps the rollout policy's own choice
+unless another beats it by more than `confidence` standard errors of the paired differences
+(sampling noise must not overturn a sensible habit), and stops sampling early, after whole
+batches of 8, once the leader is clear by 3 standard errors or all choices score alike.
+
+Settings: `samples` (Monte Carlo samples per decision at most, default 24), `confidence`
+(default 1.0), `max_items` (the most items considered for one main-phase peril, default 4),
+`keep_items` (the rollout policy's reserve for the showdown, default 5).
 
 The compact model follows the options that shape the odds (pathways per round, comparisons,
 skill_adds_to_roll, health, channel_bonus, advantage_threshold, the zero-health penalty's

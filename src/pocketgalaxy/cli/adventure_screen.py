@@ -59,7 +59,12 @@ def event_text(e: Any, names: Sequence[str], viewer: int | None) -> str | None:
         return "You" if seat == viewer else names[seat]
 
     if kind == "CardsDealt":
-        return f"{who(e.seat)} were dealt {len(e.cards)} test-cards."
+        verb = "were" if e.seat == viewer else "was"
+        return f"{who(e.seat)} {verb} dealt {len(e.cards)} test-cards: {' '.join(e.cards)}."
+    if kind == "TableLaid":
+        return f"{e.slots} test-cards were laid face down in slots 1-{e.slots}."
+    if kind == "MissionsLaid":
+        return "The six missions were laid face up."
     if kind == "FirstPlayerChosen":
         return f"{who(e.seat)} {'go' if e.seat == viewer else 'goes'} first."
     if kind == "RequestGranted":
@@ -254,8 +259,13 @@ class AdventureScreen:
         names = self.names(host)
         if view.phase == "peek":
             prompt = "Peek at a table slot? (peek SLOT or skip): "
+        elif tuple(view.legal.kinds) == ("PassTurn",):
+            prompt = f"{names[seat]}, there is nothing you may do: type pass: "
         else:
             prompt = f"{names[seat]}, your move (ask SEAT CARD, declare SLOT CARD; ? for help): "
+            if view.legal.claimable_missions:
+                ready = ", ".join(str(m + 1) for m in view.legal.claimable_missions)
+                prompt = f"Mission {ready} is complete (claim N). " + prompt
         while True:
             line = host.ask(prompt)
             try:

@@ -29,13 +29,15 @@ def rules_command(
 def _rules(game: str) -> None:
     rules = get_game(game)
     table = Table(
-        title=f"{rules.title}: rule options (set with --option key=value)", show_lines=False
+        title=f"{rules.title}: rule options (set with --option key=value)",
+        expand=True,
     )
-    table.add_column("option", style="bold", overflow="fold")
-    table.add_column("default", overflow="fold", max_width=18)
-    table.add_column("allowed", overflow="fold", max_width=24)
-    table.add_column("rule", no_wrap=True)
-    table.add_column("what it does", min_width=28, ratio=1)
+    # Ratios let the table fit any width: long option names fold, the meaning wraps.
+    table.add_column("option", style="bold", overflow="fold", ratio=3)
+    table.add_column("default", overflow="fold", ratio=2)
+    table.add_column("allowed", overflow="fold", ratio=3)
+    table.add_column("rule", overflow="fold", ratio=1)
+    table.add_column("what it does", ratio=6)
     for info in describe_options(rules.options_type):
         table.add_row(info.name, repr(info.default), _allowed(info), info.rule, info.doc)
     console().print(table)

@@ -16,7 +16,7 @@ from pocketgalaxy.cli.perils_screen import PerilsScreen
 from pocketgalaxy.cli.perils_words import event_text as perils_words
 from pocketgalaxy.core.errors import PocketGalaxyError, RecordError
 from pocketgalaxy.core.game import Event, GameRules, visible_events
-from pocketgalaxy.core.record import GameRecord, replay
+from pocketgalaxy.core.record import GameRecord, replay, start_state
 from pocketgalaxy.games.perils.content import load_theme
 from pocketgalaxy.registry import get_game
 
@@ -58,7 +58,11 @@ class _Words:
                 self.count = getattr(event, "count", 2)
             text = perils_words(event, self.theme, count=self.count, seed=self.seed)
         elif self.game == "adventure":
-            text = adventure_words(event, self.names, self.viewer)
+            e: Any = event
+            if type(event).__name__ == "PeekSeen":  # the live screen shows it only for a moment
+                text = f"({self.names[e.seat]} saw {e.card} in slot {e.slot + 1})"
+            else:
+                text = adventure_words(event, self.names, self.viewer)
         return text or _generic(event)
 
 
@@ -93,6 +97,9 @@ def _replay(record_file: Path, as_json: bool, seat: int | None) -> None:
         if seat is not None and not 0 <= seat < record.players:
             raise fail(f"--seat {seat}: the record has seats 0-{record.players - 1}")
         final, steps = replay(rules, record)
+        opening = rules.opening_events(start_state(rules, record))
+        if seat is not None:
+            opening = visible_events(opening, seat)
     except RecordError as exc:
         raise fail(f"{record_file}: {exc.message}") from None
     except PocketGalaxyError as exc:
@@ -105,6 +112,7 @@ def _replay(record_file: Path, as_json: bool, seat: int | None) -> None:
             "players": record.players,
             "options": record.options,
             "seat": seat,
+            "opening_events": [e.to_json() for e in opening],
             "steps": [
                 {
                     "index": i,
@@ -132,6 +140,8 @@ def _replay(record_file: Path, as_json: bool, seat: int | None) -> None:
             style="bold",
         )
     )
+    for line in filter(None, (words(e) for e in opening)):
+        out.print(Text(f"setup  {line}"))
     for i, (s, _action, events) in enumerate(steps):
         shown = visible_events(events, seat) if seat is not None else events
         lines = [words(e) for e in shown]

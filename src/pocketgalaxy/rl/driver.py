@@ -122,6 +122,8 @@ class GameDriver:
             if not 0 <= seat < self.players:
                 raise OptionsError(f"no seat {seat} for a computer player in a "
                                    f"{self.players}-player game")
+        for seat, spec in self.bots.items():  # refuse an unknown player now, not at reset
+            make_agent(game, spec, seat, self.players, 0)
         self.learners = tuple(s for s in range(self.players) if s not in self.bots)
         self.rewards = rewards if rewards is not None else default_rewards(game)
         self.session: Session | None = None
@@ -165,7 +167,7 @@ class GameDriver:
         """`{"observation": float32 vector, "action_mask": int8 mask}` for `seat`."""
         view, legal = self.view_and_legal(seat)
         return {
-            "observation": self.encoder.encode(view),  # type: ignore[arg-type]
+            "observation": self.encoder.encode(view),
             "action_mask": self.codec.mask(seat=seat, legal=legal),
         }
 

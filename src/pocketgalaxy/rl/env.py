@@ -22,11 +22,11 @@ index outside the space) and changes nothing. A game ended by the rules' turn ca
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
 from pocketgalaxy.rl.driver import GameDriver, Rewards
 from pocketgalaxy.rl.encoding import MASK_DTYPE, OBS_DTYPE
@@ -46,7 +46,7 @@ def observation_space(driver: GameDriver) -> spaces.Dict:
 class PocketGalaxyAEC(AECEnv):  # type: ignore[misc]
     """An AEC environment over a `GameDriver`; agents are the driver's learner seats."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {
         "render_modes": list(RENDER_MODES),
         "name": "pocketgalaxy",
         "is_parallelizable": False,
@@ -66,7 +66,7 @@ class PocketGalaxyAEC(AECEnv):  # type: ignore[misc]
         self._names = {s: agent_names[s] for s in driver.learners}
         self._seats = {name: s for s, name in self._names.items()}
         self.possible_agents = [self._names[s] for s in driver.learners]
-        self.agents = []
+        self.agents: list[str] = []
         space = observation_space(driver)
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(driver.codec.size)
@@ -104,7 +104,7 @@ class PocketGalaxyAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._after_action()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -162,7 +162,7 @@ class AdventureAEC(PocketGalaxyAEC):
 
 
 class PerilsAEC(PocketGalaxyAEC):
-    """Perils & Pathways with one learning agent, `hero`; the computer `teller` spec (from
+    """Perils & Pathways with one learning agent, `hero_0`; the computer `teller` spec (from
     the agents registry) plays seat 1 inside the environment."""
 
     def __init__(self, *, options: Any = None, teller: str = "teller",
@@ -170,7 +170,7 @@ class PerilsAEC(PocketGalaxyAEC):
                  render_mode: str | None = None) -> None:
         driver = GameDriver("perils", options=options, bots={1: teller}, rewards=rewards,
                             choice_cap=choice_cap)
-        super().__init__(driver, {0: "hero"}, render_mode)
+        super().__init__(driver, {0: "hero_0"}, render_mode)
 
 
 def adventure_env(players: int = 4, **kwargs: Any) -> AdventureAEC:

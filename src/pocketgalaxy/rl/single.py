@@ -17,7 +17,7 @@ unchanged, as every refusal leaves it), "raise" lets the rules' typed error thro
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -68,10 +68,10 @@ def _opponent_specs(game: str, players: int, seat: int, opponents: str | list[st
     return dict(zip(others, specs, strict=True))
 
 
-class PocketGalaxyGymEnv(gymnasium.Env):  # type: ignore[misc]
+class PocketGalaxyGymEnv(gymnasium.Env[dict[str, Any], Any]):
     """One learner at `seat`; computer players (agents registry specs) everywhere else."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES)}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}
 
     def __init__(
         self,

@@ -134,8 +134,11 @@ def play_one(
     agents = _make_agents(rules.name, specs, players, seed)
     started = time.perf_counter()
     state = rules.new(options, seed, players=players)
+    # As under a Session: reset, then the setup's own events (the deal) filtered per seat.
+    opening = rules.opening_events(state)
     for agent_seat, agent in agents.items():
         agent.reset(agent_seat, players, options)
+        agent.observe(visible_events(opening, agent_seat))
     first_player = _view_field(rules.view(state, None), "to_act")
     spent = [0.0] * players
     counts = [0] * players
@@ -264,7 +267,9 @@ def run_many(
             if progress:
                 progress(len(results), n)
     else:
-        ctx = multiprocessing.get_context("fork")
+        # fork starts workers fastest (Linux); elsewhere spawn gives the same results.
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        ctx = multiprocessing.get_context(method)
         jobs = [(game, specs, seed, options_json, players, rotate, part) for part in chunks]
         with ctx.Pool(processes=workers) as pool:
             for part_results in pool.imap_unordered(_run_chunk, jobs):

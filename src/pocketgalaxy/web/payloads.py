@@ -15,10 +15,11 @@ The record and the replay (which hold the seed) are only built once the game is 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from pocketgalaxy.core.errors import PocketGalaxyError
-from pocketgalaxy.core.game import Event, visible_events
+from pocketgalaxy.core.game import Action, Event, visible_events
 from pocketgalaxy.core.record import start_state
 from pocketgalaxy.web.errors import WebError
 
@@ -66,9 +67,25 @@ def legal_json(live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
     key = (live.index, seat)
     if live.legal_cache is not None and live.legal_cache[0] == key:
         return live.legal_cache[1]  # the same position gives the same list (shared, not mutated)
-    legal = [a.to_json() for a in session.legal_actions(seat)]
+    legal = [_action_json(a) for a in session.legal_actions(seat)]
     live.legal_cache = (key, legal)
     return legal
+
+
+_FIELDS: dict[type[Action], tuple[str, ...]] = {}
+
+
+def _action_json(action: Action) -> dict[str, Any]:
+    """`Action.to_json()`, with each class's field names looked up once (legal lists are long)."""
+    cls = type(action)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(action))
+    data: dict[str, Any] = {"type": cls.__name__}
+    for name in names:
+        value = getattr(action, name)
+        data[name] = list(value) if isinstance(value, tuple) else value
+    return data
 
 
 def events_json(

@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -177,7 +176,6 @@ def run(
         f"(database {_safe_url(settings.resolved_database_url)})",
         flush=True,
     )
-    logging.basicConfig(level=logging.INFO)
     uvicorn.run(
         app,
         host=settings.host,

@@ -9,8 +9,6 @@ from pocketgalaxy.agents.adventure import (
     ForgetfulAgent,
     MemoryAgent,
     agents_for_seat,
-    play_match,
-    wilson,
 )
 from pocketgalaxy.agents.adventure_memory import SLOT, Memory
 from pocketgalaxy.agents.registry import agent_names, make_agent
@@ -29,6 +27,8 @@ from pocketgalaxy.games.adventure.events import (
     TurnPassed,
 )
 from pocketgalaxy.session import Session
+from pocketgalaxy.sim.report import adventure_report
+from pocketgalaxy.sim.runner import run_many
 
 
 def _session_with_memory_at(seat: int) -> tuple[Session, MemoryAgent]:
@@ -124,24 +124,25 @@ def test_bots_finish_games_through_the_session_for_every_player_count() -> None:
         assert outcome is not None and not outcome.ended_by_cap
 
 
-def test_wilson_interval() -> None:
-    low, high = wilson(50, 100)
-    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
-    assert wilson(0, 0) == (0.0, 1.0)
+def _by_kind(specs: list[str], games: int, seed: int) -> dict[str, dict[str, float]]:
+    """Seat-rotated bot games through the simulator; win share and Wilson interval per bot kind."""
+    results = run_many("adventure", specs, games, seed, players=len(specs), rotate=True)
+    assert not any(r.ended_by_cap for r in results)
+    report = adventure_report(results, seed=seed, options={}, specs=specs, rotate=True)
+    return report["by_kind"]  # type: ignore[no-any-return]
 
 
 @pytest.mark.slow
 def test_memory_beats_forgetful_beats_random_in_four_player_games() -> None:
-    result = play_match(["memory", "forgetful", "random", "random"], games=240, seed=2024)
-    assert result.capped == 0
-    memory, forgetful, rand = (result.interval(s) for s in ("memory", "forgetful", "random"))
-    assert memory[0] > forgetful[1], result.to_json()
-    assert forgetful[0] > rand[1], result.to_json()
+    kinds = _by_kind(["memory", "forgetful", "random", "random"], games=240, seed=2024)
+    memory, forgetful, rand = (kinds[s] for s in ("memory", "forgetful", "random"))
+    assert memory["ci_low"] > forgetful["ci_high"], kinds
+    assert forgetful["ci_low"] > rand["ci_high"], kinds
 
 
 @pytest.mark.slow
 def test_forgetful_levels_are_ordered_by_their_memory() -> None:
     specs = ["forgetful:level=hard", "forgetful:level=easy"]
-    result = play_match(specs, games=160, seed=77)  # two-player games: short and decisive
-    hard, easy = result.interval(specs[0]), result.interval(specs[1])
-    assert hard[0] > easy[1], result.to_json()
+    kinds = _by_kind(specs, games=160, seed=77)  # two-player games: short and decisive
+    hard, easy = kinds[specs[0]], kinds[specs[1]]
+    assert hard["ci_low"] > easy["ci_high"], kinds

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from functools import lru_cache
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from pocketgalaxy.core.cards import DECK_54, card, parse_card
@@ -50,7 +50,7 @@ from pocketgalaxy.games.perils.narration import (
     suggest_descriptions,
 )
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rubric import Judgement, approve_all, judge
+from pocketgalaxy.games.perils.rubric import DETAILED_WORDS, Judgement, approve_all, judge
 from pocketgalaxy.games.perils.state import PerilsState
 from pocketgalaxy.games.perils.views import PerilsView, build_view
 
@@ -61,6 +61,13 @@ _PHASE_SEAT = {"archetype": HERO, "describe": TELLER, "choose": HERO, "plan": HE
                "judge": TELLER, "roll": HERO, "shuffle_back": TELLER}
 _MAX_LISTED_CHOICES = 64
 _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
+# Speed (bench/bench_perils_planner.py): judgements and plan lists are pure functions of small
+# keys and repeat constantly in simulations, so they are memoised (bounded; values immutable).
+_JUDGEMENTS: dict[tuple[Any, ...], Judgement] = {}
+_PLAN_LISTS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
+_MEMO_LIMIT = 20_000
+_RANK = {code: card(code).rank for code in DECK_54}
+_NOTHING_APPROVED = Judgement(False, (), False)
 _PRIZES: dict[tuple[Any, ...], str] = {}
 
 
@@ -173,9 +180,11 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
 
     def levels(self, state: PerilsState) -> dict[str, int]:
         """Skill level per suit: the base card value(s) plus the tucked cards (PP-R2, PP-R16)."""
-        out = {s: len(state.tucked[s]) for s in ("D", "C", "S", "H")}
+        tucked = state.tucked
+        out = {"D": len(tucked["D"]), "C": len(tucked["C"]), "S": len(tucked["S"]),
+               "H": len(tucked["H"])}
         for code in state.base:
-            out[_suit(code)] += card(code).rank
+            out[_suit(code)] += _RANK[code]
         return out
 
     def sense(self, state: PerilsState) -> str:
@@ -400,12 +409,7 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         if phase == "choose":
             return [ChoosePathway(i) for i in range(len(state.pathways))]
         if phase == "plan":
-            out: list[Action] = []
-            for channel in (None, *self.allowed_channels(state)):
-                usable = self.usable_items(state, channel)
-                for k in range(len(usable) + 1):
-                    out.append(MakePlan(channel, tuple(usable[:k]), ""))
-            return out
+            return list(self._plan_list(state))
         if phase == "judge":
             adv = (False,) if state.options.advantage_threshold is None else (False, True)
             chans = (False, True) if state.plan_channel is not None else (False,)
@@ -425,6 +429,24 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
                 subsets = [tuple(lost[:k]) for k in range(len(lost) + 1)]
             return [ChooseShuffleBack(s) for s in subsets]
         return []
+
+    def _plan_list(self, state: PerilsState) -> tuple[Action, ...]:
+        """MakePlan per channel x item prefix (memoised on what it depends on)."""
+        opts = state.options
+        assert state.current is not None
+        key = (_suit(state.current), tuple(state.inventory), opts.item_suit_restriction,
+               opts.heart_is_skill)
+        plans = _PLAN_LISTS.get(key)
+        if plans is None:
+            out: list[Action] = []
+            for channel in (None, *self.allowed_channels(state)):
+                usable = self.usable_items(state, channel)
+                for k in range(len(usable) + 1):
+                    out.append(MakePlan(channel, tuple(usable[:k]), ""))
+            if len(_PLAN_LISTS) > _MEMO_LIMIT:
+                _PLAN_LISTS.clear()
+            plans = _PLAN_LISTS[key] = tuple(out)
+        return plans
 
     def _lost_level_choices(self, state: PerilsState) -> list[tuple[str, ...]]:
         quota = self.lose_quota(state)
@@ -601,9 +623,24 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         if opts.teller_policy == "approve_all":
             verdict = approve_all(action.channel, tuple(action.items), opts.advantage_threshold)
         else:
-            verdict = judge(action.plan, action.channel, tuple(action.items), self.theme(opts),
-                            opts.advantage_threshold)
+            verdict = self._judge(action, opts)
         self._judged(state, verdict, opts.teller_policy, events)
+
+    def _judge(self, action: MakePlan, opts: PerilsOptions) -> Judgement:
+        """The rubric's verdict (memoised: a pure function of the plan and the theme)."""
+        items = tuple(action.items)
+        if not action.plan and DETAILED_WORDS > 0:  # names nothing, too short for advantage
+            return _NOTHING_APPROVED
+        theme = self.theme(opts)
+        key = (action.plan, action.channel, items, theme.source, theme.id,
+               opts.advantage_threshold)
+        verdict = _JUDGEMENTS.get(key)
+        if verdict is None:
+            if len(_JUDGEMENTS) > _MEMO_LIMIT:
+                _JUDGEMENTS.clear()
+            verdict = _JUDGEMENTS[key] = judge(action.plan, action.channel, items, theme,
+                                               opts.advantage_threshold)
+        return verdict
 
     def _judged(self, state: PerilsState, verdict: Judgement, by: str, events: list[Event]
                 ) -> None:

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pocketgalaxy.cli.cards import mission_card
+from pocketgalaxy.cli.common import help_table
 from pocketgalaxy.cli.host import GameHost
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Action, Event
@@ -30,15 +31,19 @@ from pocketgalaxy.games.adventure.identities import PACK_NAMES, parse_identity
 NAMES = ("Ada", "Bo", "Cyd", "Dee", "Eli")
 GRID_COLUMNS = 8
 
-HELP = """[bold]Adventure Cards: how to play a move[/]
-  [bold]ask SEAT CARD[/]      ask a player for a test-card: [bold]ask 2 P4[/] or [bold]ask Cyd P4[/]
-  [bold]declare SLOT CARD[/]  name the face-down card in a table slot, e.g. [bold]declare 6 A2[/]
-  [bold]peek SLOT[/] / [bold]skip[/]     after a refused request, look at one table card (or not)
-  [bold]claim MISSION[/]      claim a finished mission (only when claims are not automatic)
-  [bold]pass[/]               only when there is nothing else you may do
-  Cards: S ship (blue), P planet (black), A alien (green), M marvel (yellow), numbers 1-6.
-  Table slots and missions are numbered from 1. Short forms: a, d, p.
-  [bold]anytime[/]  ? help · save [NAME] · quit (offers to save) · Ctrl-C (offers to save)"""
+HELP = help_table(
+    "Adventure Cards: how to play a move",
+    [
+        ("ask SEAT CARD", "ask a player for a test-card: [bold]ask 2 P4[/] or [bold]ask Cyd P4[/]"),
+        ("declare SLOT CARD", "name the face-down card in a slot, e.g. [bold]declare 6 A2[/]"),
+        ("peek SLOT / skip", "after a refused request, look at one table card (or not)"),
+        ("claim MISSION", "claim a finished mission (only when claims are not automatic)"),
+        ("pass", "only when there is nothing else you may do"),
+        ("cards", "S ship (blue), P planet (black), A alien (green), M marvel (yellow), 1-6"),
+        ("numbers", "table slots and missions are numbered from 1; short forms: a, d, p"),
+        ("anytime", "? help · save [NAME] · quit (offers to save) · Ctrl-C (offers to save)"),
+    ],
+)
 
 
 def card_name(identity: str) -> str:

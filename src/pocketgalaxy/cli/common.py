@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
 from pocketgalaxy.core.errors import OptionsError, PocketGalaxyError
 from pocketgalaxy.core.game import GameRules
@@ -116,3 +117,16 @@ def parse_seats(text: str | None, players: int, flag: str) -> list[int]:
         if seat not in seats:
             seats.append(seat)
     return seats
+
+
+def help_table(title: str, rows: Sequence[tuple[str, str]]) -> Table:
+    """The `?` help as a two-column grid, so Rich wraps each answer within its own column."""
+    grid = Table.grid(padding=(0, 2))
+    grid.title = title
+    grid.title_justify = "left"
+    grid.title_style = "bold"
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    for key, text in rows:
+        grid.add_row(key, text)
+    return grid

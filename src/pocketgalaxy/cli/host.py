@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
 
 from pocketgalaxy.agents.base import Agent
@@ -45,7 +45,7 @@ class QuitGame(Exception):
 class Screen(Protocol):
     """What a game's terminal screen provides to the host."""
 
-    help_text: str
+    help_text: RenderableType
 
     def show(self, host: GameHost, seat: int) -> None:
         """Draw everything `seat` may see now (from `host.session.view(seat)` and events)."""

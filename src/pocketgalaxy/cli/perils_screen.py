@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pocketgalaxy.cli.cards import face_down, playing_card, suit_symbol
+from pocketgalaxy.cli.common import help_table
 from pocketgalaxy.cli.host import GameHost
 from pocketgalaxy.cli.perils_words import (
     SENSE_WORDS,
@@ -29,15 +30,19 @@ from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.perils import actions as A
 from pocketgalaxy.games.perils.content import Theme, load_theme
 
-HELP = """[bold]Perils & Pathways: how to answer[/]
-  [bold]archetype[/]  type its number (or id)
-  [bold]pathways[/]   type the pathway's number (1, 2, 3) or left / straight / right
-  [bold]plan[/]       a skill to channel (D, C, S, its name, or Enter for none), then the items to
-             use (their numbers, like 1 3, or Enter for none), then one line saying how
-             you use them: the Teller approves a skill or item your words really use
-  [bold]roll[/]       press Enter
-  [bold]Teller[/]     Enter keeps the suggested description; judge plans with y / n
-  [bold]anytime[/]    ? help · save [NAME] · quit (offers to save) · Ctrl-C (offers to save)"""
+HELP = help_table(
+    "Perils & Pathways: how to answer",
+    [
+        ("archetype", "type its number (or id)"),
+        ("pathways", "type the pathway's number (1, 2, 3) or left / straight / right"),
+        ("plan", "a skill to channel (D, C, S, its name, or Enter for none), then the items to use"
+                 " (their numbers, like 1 3, or Enter for none), then one line saying how you use"
+                 " them: the Teller approves a skill or item your words really use"),
+        ("roll", "press Enter"),
+        ("Teller", "Enter keeps the suggested description; judge plans with y / n"),
+        ("anytime", "? help · save [NAME] · quit (offers to save) · Ctrl-C (offers to save)"),
+    ],
+)
 
 
 def _theme(view: Any) -> Theme | None:

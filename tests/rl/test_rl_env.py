@@ -12,7 +12,7 @@ from pettingzoo.test import api_test
 from pocketgalaxy.core.errors import IllegalActionError, MalformedActionError, OptionsError
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.adventure import AdventureRules
-from pocketgalaxy.rl import AdventureAEC, PerilsAEC, adventure_env, perils_env
+from pocketgalaxy.rl import AdventureAEC, GameDriver, PerilsAEC, adventure_env, perils_env
 from pocketgalaxy.rl.env import PocketGalaxyAEC
 
 # The dict observation of PettingZoo's classic environments draws these two notes from
@@ -87,6 +87,27 @@ def test_a_reset_seed_plays_the_same_deal_as_a_session_with_that_seed() -> None:
     assert seat == state.to_move
     assert list(env.infos[env.agent_selection]["view"]["hand"]) == sorted(
         state.hands[seat], key=lambda c: ("SPAM".index(c[0]), c[1]))
+
+
+def test_through_the_driver_hidden_cards_do_not_change_a_seats_observation() -> None:
+    # Two deals that differ only in seats 1 and 2 (S3 and S4 swapped) and the table's order.
+    missions = [[f"S{m}", f"P{m}", f"A{m}", f"M{m}"] for m in range(1, 7)]
+    mine = ["S1", "P1", "A1", "S2", "P2", "A2"]
+    pin_a = {"missions": missions, "first_player": 0,
+             "hands": [mine, ["M1", "M2", "S3", "P3", "A4", "M4"],
+                       ["A3", "M3", "S4", "P4", "S5", "P5"]],
+             "table": ["A5", "M5", "S6", "P6", "A6", "M6"]}
+    pin_b = {"missions": missions, "first_player": 0,
+             "hands": [mine, ["M1", "M2", "S4", "P3", "A4", "M4"],
+                       ["A3", "M3", "S3", "P4", "S5", "P5"]],
+             "table": ["M6", "M5", "S6", "P6", "A6", "A5"]}
+    a, b = GameDriver("adventure", players=3), GameDriver("adventure", players=3)
+    a.new_game(1, pinned=pin_a)
+    b.new_game(1, pinned=pin_b)
+    for key in ("observation", "action_mask"):
+        assert np.array_equal(a.observation(0)[key], b.observation(0)[key])
+    assert a.info(0) == b.info(0)
+    assert not np.array_equal(a.observation(1)["observation"], b.observation(1)["observation"])
 
 
 def test_a_masked_out_action_raises_and_changes_nothing() -> None:

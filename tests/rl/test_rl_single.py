@@ -33,6 +33,7 @@ def test_opponents_sit_in_the_other_seats_in_order() -> None:
     assert isinstance(agents[2], ForgetfulAgent) and agents[2].settings == {}
     assert type(agents[3]) is RandomAgent
     assert env.driver.to_act == 1
+    assert make_env("perils", opponents=["random"]).driver.bots == {1: "random"}
     one = make_env("adventure", players=3, opponents="random")
     one.reset(seed=0)
     assert all(type(a) is RandomAgent for a in one.driver.live.agents.values())
@@ -53,6 +54,7 @@ def test_player_specs_split_on_commas_but_keep_their_settings() -> None:
         ({"game": "perils", "seat": 1}, "the Hero, seat 0"),
         ({"game": "perils", "players": 3}, "2 seats"),
         ({"game": "perils", "illegal_action": "ignore"}, "illegal_action"),
+        ({"game": "perils", "opponents": ["teller", "random"]}, "2 players for 1"),
     ],
 )
 def test_bad_settings_are_refused(kwargs: dict[str, object], match: str) -> None:

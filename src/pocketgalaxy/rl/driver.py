@@ -130,15 +130,16 @@ class GameDriver:
         self._cache: dict[int, tuple[Any, list[Action]]] = {}
 
     # -- games ------------------------------------------------------------------------
-    def new_game(self, seed: int) -> None:
+    def new_game(self, seed: int, *, pinned: Any = None) -> None:
         """A fresh game from `seed` (the game's own seed: `Session(seed=seed)` plays the same
-        deal); computer players get seeds derived from it."""
+        deal); computer players get seeds derived from it. `pinned` fixes the deal as in
+        `rules.new` (tests and teaching)."""
         agents = {
             seat: make_agent(self.game, spec, seat, self.players, bot_seed(seed, seat))
             for seat, spec in self.bots.items()
         }
         self.session = Session(self.rules, self.options, seed=seed, players=self.players,
-                               agents=agents)
+                               pinned=pinned, agents=agents)
         self._cache.clear()
         self.session.run_bots()
 

@@ -48,11 +48,9 @@ def split_specs(text: str) -> list[str]:
 
 def _opponent_specs(game: str, players: int, seat: int, opponents: str | list[str] | None
                     ) -> dict[int, str]:
-    if game == "perils":
-        return {1: opponents if isinstance(opponents, str) and opponents else "teller"}
     others = [s for s in range(players) if s != seat]
     if opponents is None:
-        specs = ["memory"]
+        specs = ["teller" if game == "perils" else "memory"]
     elif isinstance(opponents, str):
         specs = split_specs(opponents)
     else:

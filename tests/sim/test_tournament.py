@@ -10,7 +10,6 @@ import pytest
 from typer.testing import CliRunner
 
 from pocketgalaxy.agents.registry import make_agent
-from pocketgalaxy.cli import tournament as tournament_cli
 from pocketgalaxy.cli.app import app
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.sim.tournament import (
@@ -20,9 +19,6 @@ from pocketgalaxy.sim.tournament import (
     split_specs,
     teller_spec,
 )
-
-if not any(g.name == "tournament" for g in app.registered_groups):
-    tournament_cli.register(app)  # until cli/app.py lists this module itself
 
 
 def _untimed(report: dict[str, Any]) -> dict[str, Any]:

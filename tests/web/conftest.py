@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-with warnings.catch_warnings():
-    # starlette asks for `httpx2`; the project pins `httpx` (the lead may switch the test extra).
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.server import create_app

@@ -116,9 +116,12 @@ def test_options_and_themes(client):
     names = {o["name"]: o for o in adv["options"]}
     assert names["auto_claim"]["default"] is True and names["auto_claim"]["doc"]
     assert "memory" in adv["bots"]["0"] and adv["default_bots"]["0"] == "memory"
+    cards = {c["id"]: c for c in adv["cards"]}
+    assert len(cards) == 24 and cards["P4"]["pack"] == "P" and cards["P4"]["name"]
     per = client.get("/api/options/perils").json()
     assert set(per["bots"]) == {"0", "1"} and per["bots"]["1"]
     assert per["default_bots"]["0"] != "random"
+    assert per["cards"] == []
     _error(client.get("/api/options/chess"), 404, "game/unknown")
     themes = client.get("/api/themes").json()["themes"]
     assert {t["id"] for t in themes} >= {"cosmic"}

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import random
-import warnings
 from typing import Any
 
 import pytest
-
-with warnings.catch_warnings():  # starlette prefers `httpx2`; the project pins `httpx`
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from pocketgalaxy.web.server import create_app
 from pocketgalaxy.web.settings import Settings

@@ -33,7 +33,10 @@ app.command("rules")(rules_command)
 app.add_typer(simulate_app, name="simulate")
 app.command("serve")(serve_command)
 
-COMMAND_MODULES: tuple[str, ...] = ("pocketgalaxy.cli.tournament_cmd",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "pocketgalaxy.cli.tournament_cmd",
+    "pocketgalaxy.cli.tournament",
+)
 """Optional command modules: each, when present, exposes `register(app)`."""
 
 

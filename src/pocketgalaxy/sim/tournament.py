@@ -288,8 +288,8 @@ def _report(
             if perils and s != 0:
                 continue
             seats[spec] += 1
-            if s in r.winners:
-                share[spec] += 1.0 / len(r.winners)
+            if s in r.winners:  # Perils is cooperative: a Hero's win is the Teller's too
+                share[spec] += 1.0 if perils else 1.0 / len(r.winners)
             if r.decision_seconds:
                 spent[spec] += r.decision_seconds[s]
             if r.seat_decisions:
@@ -348,19 +348,23 @@ def _pct(x: float) -> str:
 def _bot_table(title: str, rows: list[dict[str, Any]], ratings: list[dict[str, Any]]) -> Table:
     rated = {r["name"]: r for r in ratings}
     table = Table(title=title)
-    for col in ("bot", "games", "win rate", "95% CI", "Elo (95% bootstrap)", "s/decision"):
+    columns = ["bot", "games", "win rate", "95% CI"]
+    if rated:
+        columns.append("Elo (95% bootstrap)")
+    for col in (*columns, "ms/decision"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for row in rows:
-        r = rated.get(row["bot"])
-        elo = f"{r['elo']:.0f} ({r['ci_low']:.0f} to {r['ci_high']:.0f})" if r else "-"
-        table.add_row(
+        cells = [
             row["bot"],
             str(row["seat_games"]),
             _pct(row["rate"]),
             f"{_pct(row['ci_low'])} to {_pct(row['ci_high'])}",
-            elo,
-            f"{row['seconds_per_decision']:.4f}",
-        )
+        ]
+        if rated:
+            r = rated[row["bot"]]
+            cells.append(f"{r['elo']:.0f} ({r['ci_low']:.0f} to {r['ci_high']:.0f})")
+        cells.append(f"{1000 * row['seconds_per_decision']:.2f}")
+        table.add_row(*cells)
     return table
 
 

@@ -211,7 +211,21 @@ async def game_options(game: str, request: Request) -> dict[str, Any]:
         "options": options,
         "bots": bots,
         "default_bots": default_bots,
+        "cards": _card_names(rules.name),
     }
+
+
+def _card_names(game: str) -> list[dict[str, Any]]:
+    """Adventure Cards' illustrations (public content: the pages show their names)."""
+    if game != "adventure":
+        return []
+    from pocketgalaxy.games.adventure.content import load_cards
+
+    return [
+        {"id": c.id, "pack": c.pack, "number": c.number, "name": c.name,
+         "description": c.description}
+        for c in load_cards().cards.values()
+    ]
 
 
 @router.get("/themes")

@@ -74,7 +74,7 @@ _DECLARE_ROWS = [[_DECLARES[s, c] for c in CARDS] for s in range(24)]
 _CANDIDATES: dict[tuple[int | bool, ...], tuple[Action, ...]] = {}
 _PEEK_LISTS: dict[int, tuple[Action, ...]] = {}
 _PICKERS: dict[int, Callable[[Sequence[Action]], tuple[Action, ...]]] = {}
-_MEMO_LIMIT = 20_000
+_MEMO_LIMIT = 4096  # about 5 MB of shared tuples at most
 
 
 class AdventureRules(GameRules[AdventureState, AdventureOptions]):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,16 @@ from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.settings import Settings
 from pocketgalaxy.web.store import StaleWrite, Store
+
+
+def _run(coro: Any) -> None:
+    """Run a scenario on its own event loop in a fresh thread.
+
+    Playwright's sync API (the browser tests) keeps a loop running in the main thread for the whole
+    session, where `asyncio.run` would refuse to start.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, coro).result()
 
 
 def _hub(tmp_path: Path) -> Hub:
@@ -43,7 +54,7 @@ def test_two_actions_at_once_exactly_one_applies(tmp_path: Path) -> None:
         assert hub.store.count_actions(gid) == 1 == hub.get(gid).index
         await hub.stop()
 
-    asyncio.run(scenario())
+    _run(scenario())
 
 
 def test_two_servers_on_one_database_cannot_both_write_an_index(tmp_path: Path) -> None:
@@ -66,7 +77,7 @@ def test_two_servers_on_one_database_cannot_both_write_an_index(tmp_path: Path) 
         await first.stop()
         await second.stop()
 
-    asyncio.run(scenario())
+    _run(scenario())
 
 
 def test_store_refuses_a_second_row_for_an_index(tmp_path: Path) -> None:

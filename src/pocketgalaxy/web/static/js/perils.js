@@ -7,6 +7,12 @@
 import { cardBack, cardLabel, playingCard, suitColor, suitSymbol } from "./cards.js";
 import { api, el, keepFocus, replace, showError } from "./util.js";
 
+// Why a game was lost, in words (the rules report a stable reason code).
+const LOSS_REASONS = {
+  zero_health_in_showdown: "health ran out in the showdown",
+  big_bad_not_defeated: "a Big Bad was not defeated",
+};
+
 const MAX_DESCRIPTION = 400;
 const MAX_PLAN = 2000;
 const POSITION_NAMES = { 2: ["left", "right"], 3: ["left", "straight on", "right"] };
@@ -448,7 +454,7 @@ export function createTable(root, ctx) {
       case "ShowdownBegan": return "The showdown begins: the Big Bads are here.";
       case "BigBadFaced": return `Big Bad ${L(e.card)}: ${e.result}. ${e.remaining} left.`;
       case "GameWon": return `The Hero won the Prize${e.prize ? `: ${e.prize}` : ""}!`;
-      case "GameLost": return `The Hero is lost (${e.reason}).`;
+      case "GameLost": return `The Hero is lost: ${LOSS_REASONS[e.reason] || String(e.reason).replaceAll("_", " ")}.`;
       case "TurnTimedOut": return `Time ran out for ${ctx.seatName(e.seat)}: a computer player moved for them.`;
       default: return null;
     }

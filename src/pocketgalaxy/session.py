@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pocketgalaxy.agents.base import Agent
-from pocketgalaxy.core.errors import IllegalActionError, PocketGalaxyError
+from pocketgalaxy.core.errors import IllegalActionError, PocketGalaxyError, RecordError
 from pocketgalaxy.core.game import Action, Event, GameRules, Outcome, visible_events
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.core.record import GameRecord
@@ -135,8 +135,15 @@ class Session:
         rules: GameRules[Any, Any],
         record: GameRecord,
         agents: Mapping[int, Agent] | None = None,
+        *,
+        rethink: bool = False,
     ) -> Session:
-        """Rebuild a session by replaying its record (agents see every event again, in order)."""
+        """Rebuild a session by replaying its record (agents see every event again, in order).
+
+        With `rethink`, each computer player also decides again at its own turns before the
+        recorded action is applied, so its random source and memory end exactly as in the
+        original game (a resumed game then goes on as if never interrupted).
+        """
         session = cls(
             rules,
             record.options,
@@ -148,9 +155,11 @@ class Session:
         )
         for i, (seat, data) in enumerate(record.actions):
             try:
+                if rethink and seat in session.agents:
+                    session.agents[seat].act(session.view(seat), session.legal_actions(seat))
                 session.act(seat, data)
             except PocketGalaxyError as exc:
-                from pocketgalaxy.core.errors import RecordError
-
-                raise RecordError(f"record step {i} (seat {seat}) does not apply: {exc}") from exc
+                raise RecordError(
+                    f"record step {i} (seat {seat}) does not apply: {exc.message}"
+                ) from exc
         return session

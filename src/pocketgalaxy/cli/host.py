@@ -234,29 +234,13 @@ def bot_agents(game: str, seats: Sequence[SeatInfo], players: int) -> dict[int, 
 
 
 def restore_session(rules: GameRules[Any, Any], saved: SavedGame) -> Session:
-    """Rebuild a saved game: replay its record, letting each computer player decide again at
-    its turns (so its random source and memory match the original game), then apply the
-    recorded action."""
+    """Rebuild a saved game from its record; computer players decide again at their turns, so
+    their random sources and memories match the original game."""
     record = saved.record
     if record.game != rules.name:
         raise RecordError(f"save {saved.name!r} is for {record.game!r}, not {rules.name!r}")
     agents = bot_agents(rules.name, saved.seats, record.players)
-    session = Session(
-        rules,
-        record.options,
-        seed=record.seed,
-        players=record.players,
-        pinned=record.pinned,
-        agents=agents,
-        meta=record.meta,
-    )
-    for i, (seat, data) in enumerate(record.actions):
-        try:
-            if seat in agents:
-                agents[seat].act(session.view(seat), session.legal_actions(seat))
-            session.act(seat, data)
-        except PocketGalaxyError as exc:
-            raise RecordError(
-                f"save {saved.name!r}: step {i} (seat {seat}) does not apply: {exc.message}"
-            ) from exc
-    return session
+    try:
+        return Session.from_record(rules, record, agents, rethink=True)
+    except RecordError as exc:
+        raise RecordError(f"save {saved.name!r}: {exc.message}") from exc

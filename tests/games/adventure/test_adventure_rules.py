@@ -110,6 +110,8 @@ def test_AC_R5_claims_at_turn_start_and_after_each_gain_cards_discarded() -> Non
 def test_AC_R6_the_sixth_claim_ends_the_game_at_once() -> None:
     state = RULES.new(AdventureOptions(), seed=1, players=2, pinned=TWO_PLAYER_DEAL)
     assert state.claimed_by[:2] == [0, 0]  # seat 0 starts holding two solved missions
+    claims = [e for e in RULES.opening_events(state) if isinstance(e, MissionClaimed)]
+    assert [e.mission for e in claims] == [0, 1]  # each announced once in the deal's events
     state, _ = play(state, (0, DeclareCard(0, "P5")), (1, DeclareCard(1, "S5")))
     assert state.claimed_by[2:4] == [1, 1]
     steps = [(0, DeclareCard(s, face)) for s, face in enumerate(TWO_PLAYER_DEAL["table"])]

@@ -144,7 +144,7 @@ class AdventureRules(GameRules[AdventureState, AdventureOptions]):
         for seat, hand in enumerate(hands):
             log.append(CardsDealt(seat, tuple(hand), audience=(seat,)))
         log.append(FirstPlayerChosen(first))
-        log.extend(_claims(state, first))  # a mission dealt complete is claimed at once (AC-A5)
+        _claims(state, first)  # a mission dealt complete is claimed at once (AC-A5); it logs itself
         return state
 
     def opening_events(self, state: AdventureState) -> list[Event]:

@@ -19,6 +19,7 @@ from pocketgalaxy.agents.perils_styles import (
     judge_harsh,
     standing,
 )
+from pocketgalaxy.agents.registry import agent_names, make_agent
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.games.perils.actions import ChoosePathway, DescribePathways, JudgePlan, MakePlan
 from pocketgalaxy.games.perils.content import load_theme
@@ -26,6 +27,7 @@ from pocketgalaxy.games.perils.options import PerilsOptions
 from pocketgalaxy.games.perils.rubric import Judgement, word_count
 from pocketgalaxy.games.perils.rules import PerilsRules
 from pocketgalaxy.games.perils.state import PerilsState
+from pocketgalaxy.sim.runner import play_one
 
 R = PerilsRules()
 THEME = load_theme("cosmic")
@@ -183,3 +185,26 @@ def test_bad_style_is_refused_with_the_choices() -> None:
     assert err.value.code == "agent/bad_spec" and "adaptive" in err.value.allowed
     with pytest.raises(PocketGalaxyError, match="low"):
         StyledTeller(style="adaptive", low=0.9, high=0.2)
+
+
+@pytest.mark.parametrize("hero", ["rulebased", "planner:samples=4"])
+def test_fair_style_under_human_plays_as_the_rubric(hero: str) -> None:
+    """Why simulations may compare styles with the rubric's figures: same seed, same game."""
+    for seed in (3, 4):
+        rubric = play_one("perils", (hero, "teller"), seed, {"teller_policy": "rubric"})
+        fair = play_one("perils", (hero, "teller:style=fair"), seed,
+                        {"teller_policy": "human"})
+        assert (fair.winners, fair.reason, fair.length, fair.extras) == (
+            rubric.winners, rubric.reason, rubric.length, rubric.extras)
+        assert fair.seat_decisions[0] == rubric.seat_decisions[0]
+
+
+def test_registry_builds_the_styles_and_the_planner() -> None:
+    teller = make_agent("perils", "teller:style=adaptive,low=0.4,high=0.7", 1)
+    assert isinstance(teller, StyledTeller) and teller.style == "adaptive"
+    assert (teller.low, teller.high) == (0.4, 0.7)
+    assert isinstance(make_agent("perils", "teller", 1), StyledTeller)
+    with pytest.raises(PocketGalaxyError) as err:
+        make_agent("perils", "teller:style=kind", 1)
+    assert err.value.code == "agent/bad_spec"
+    assert "planner" in agent_names("perils", 0)

@@ -110,7 +110,7 @@ def event_text(e: Any, names: Sequence[str], viewer: int | None) -> str | None:
 class AdventureScreen:
     """Screens and prompts for Adventure Cards, for any number of people at one screen."""
 
-    help_text = HELP
+    help_text: RenderableType = HELP
 
     def __init__(self, *, assist: bool = False) -> None:
         self.assist = assist

@@ -4,18 +4,22 @@ where typed errors become a single line on stderr and exit code 2."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from pocketgalaxy.core.errors import OptionsError, PocketGalaxyError
 from pocketgalaxy.core.game import GameRules
 from pocketgalaxy.core.options import options_from_json, parse_option_value
 from pocketgalaxy.core.rng import new_seed
+from pocketgalaxy.sim.runner import ProgressFn
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -130,3 +134,34 @@ def help_table(title: str, rows: Sequence[tuple[str, str]]) -> Table:
     for key, text in rows:
         grid.add_row(key, text)
     return grid
+
+
+@contextmanager
+def progress_bar(enabled: bool, label: str) -> Iterator[ProgressFn | None]:
+    """A Rich progress bar on stderr for long runs (None when off, e.g. with --json)."""
+    if not enabled:
+        yield None
+        return
+    bar = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with bar:
+        yield update
+
+
+def emit_report(report: dict[str, Any], as_json: bool, tables: Callable[[Any], Any]) -> None:
+    """Print a report as JSON (for machines) or as Rich tables (for people)."""
+    if as_json:
+        typer.echo(json.dumps(report, indent=1))
+    else:
+        console().print(tables(report))

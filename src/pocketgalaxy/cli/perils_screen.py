@@ -63,7 +63,7 @@ def _health_bar(health: int, max_health: int) -> Text:
 class PerilsScreen:
     """Screens and prompts for Perils & Pathways (either seat)."""
 
-    help_text = HELP
+    help_text: RenderableType = HELP
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed

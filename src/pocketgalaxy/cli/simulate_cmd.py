@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from typing import Annotated, Any
+from collections.abc import Sequence
+from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
 from pocketgalaxy.cli.common import (
     build_options,
-    console,
+    emit_report,
     fail,
     handle_errors,
     option_pairs,
     pick_seed,
+    progress_bar,
     split_list,
 )
 from pocketgalaxy.core.options import options_to_json
 from pocketgalaxy.registry import get_game
 from pocketgalaxy.sim.report import adventure_report, adventure_tables, perils_report, perils_tables
-from pocketgalaxy.sim.runner import ProgressFn, run_many
+from pocketgalaxy.sim.runner import run_many
 
 simulate_app = typer.Typer(
     help="Simulate many computer-only games and report win rates.", no_args_is_help=True
@@ -32,33 +30,6 @@ PERILS_SIM_DEFAULTS = {"teller_policy": "approve_all"}
 """Bot against bot there is no plan text worth judging, so plans are approved (rules.md, PP-A7)."""
 
 
-@contextmanager
-def _progress(enabled: bool, label: str) -> Iterator[ProgressFn | None]:
-    if not enabled:
-        yield None
-        return
-    bar = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console(stderr=True),
-        transient=True,
-    )
-    task = bar.add_task(label, total=None)
-
-    def update(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-
-    with bar:
-        yield update
-
-
-def _emit(report: dict[str, Any], as_json: bool, tables: Any) -> None:
-    if as_json:
-        typer.echo(json.dumps(report, indent=1))
-    else:
-        console().print(tables(report))
 
 
 def _check_counts(n: int, workers: int) -> None:
@@ -99,12 +70,12 @@ def simulate_perils(
     rules = get_game("perils")
     options = build_options(rules, option_pairs(rules, option or [], PERILS_SIM_DEFAULTS))
     master = pick_seed(seed)
-    with _progress(not as_json, "Perils & Pathways") as progress:
+    with progress_bar(not as_json, "Perils & Pathways") as progress:
         results = run_many(
             "perils", [hero, teller], n, master, options, 2, workers=workers, progress=progress
         )
     report = perils_report(results, seed=master, options=options_to_json(options))
-    _emit(report, as_json, perils_tables)
+    emit_report(report, as_json, perils_tables)
 
 
 @simulate_app.command("adventure")
@@ -149,7 +120,7 @@ def simulate_adventure(
         )
     options = build_options(rules, option_pairs(rules, option or []))
     master = pick_seed(seed)
-    with _progress(not as_json, "Adventure Cards") as progress:
+    with progress_bar(not as_json, "Adventure Cards") as progress:
         results = run_many(
             "adventure",
             specs,
@@ -164,4 +135,4 @@ def simulate_adventure(
     report = adventure_report(
         results, seed=master, options=options_to_json(options), specs=specs, rotate=rotate
     )
-    _emit(report, as_json, adventure_tables)
+    emit_report(report, as_json, adventure_tables)

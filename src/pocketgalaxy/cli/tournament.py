@@ -7,18 +7,20 @@ shows a progress bar and prints the report as tables or, with `--json`, as JSON.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-from pocketgalaxy.cli.common import console, fail, handle_errors, option_pairs, pick_seed
+from pocketgalaxy.cli.common import (
+    emit_report,
+    fail,
+    handle_errors,
+    option_pairs,
+    pick_seed,
+    progress_bar,
+)
 from pocketgalaxy.registry import get_game
 from pocketgalaxy.sim.tournament import (
-    ProgressFn,
     adventure_tournament,
     perils_tournament,
     split_specs,
@@ -34,33 +36,6 @@ _OPTION_HELP = "A rule option key=value (repeatable)."
 _WORKERS_HELP = "Processes to use (the report is the same as with one)."
 
 
-@contextmanager
-def _progress(enabled: bool, label: str) -> Iterator[ProgressFn | None]:
-    if not enabled:
-        yield None
-        return
-    bar = Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console(stderr=True),
-        transient=True,
-    )
-    task = bar.add_task(label, total=None)
-
-    def update(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-
-    with bar:
-        yield update
-
-
-def _emit(report: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        typer.echo(json.dumps(report, indent=1))
-    else:
-        console().print(tournament_tables(report))
 
 
 def _check(n: int, workers: int, bootstrap: int) -> None:
@@ -103,7 +78,7 @@ def tournament_adventure(
     _check(n, workers, bootstrap)
     options = option_pairs(get_game("adventure"), option or [])
     master = pick_seed(seed)
-    with _progress(not as_json, "Adventure Cards tournament") as progress:
+    with progress_bar(not as_json, "Adventure Cards tournament") as progress:
         report = adventure_tournament(
             split_specs(bots),
             n,
@@ -114,7 +89,7 @@ def tournament_adventure(
             progress=progress,
             bootstrap=bootstrap,
         )
-    _emit(report, as_json)
+    emit_report(report, as_json, tournament_tables)
 
 
 @tournament_app.command("perils")
@@ -151,7 +126,7 @@ def tournament_perils(
     _check(n, workers, bootstrap)
     options = option_pairs(get_game("perils"), option or [])
     master = pick_seed(seed)
-    with _progress(not as_json, "Perils & Pathways tournament") as progress:
+    with progress_bar(not as_json, "Perils & Pathways tournament") as progress:
         report = perils_tournament(
             split_specs(heroes),
             split_specs(tellers),
@@ -162,7 +137,7 @@ def tournament_perils(
             progress=progress,
             bootstrap=bootstrap,
         )
-    _emit(report, as_json)
+    emit_report(report, as_json, tournament_tables)
 
 
 def register(app: typer.Typer) -> None:

@@ -193,32 +193,51 @@ def play_one(
     )
 
 
-def _run_indices(
-    game: str,
-    specs: tuple[str, ...],
-    master_seed: int,
-    options_json: dict[str, Any],
-    players: int,
-    rotate: bool,
-    indices: Sequence[int],
+Job = tuple[str, tuple[str, ...], int, dict[str, Any], int, int]
+"""(game, seat specs, game seed, options JSON, players, index) of one scheduled game."""
+
+
+def _play_chunk(jobs: list[Job]) -> list[GameResult]:
+    rules_cache: dict[str, GameRules[Any, Any]] = {}
+    out = []
+    for game, specs, game_seed, options_json, players, index in jobs:
+        rules = rules_cache.setdefault(game, get_game(game))
+        options = options_from_json(rules.options_type, options_json)
+        out.append(play_one(rules, specs, game_seed, options, players, index=index))
+    return out
+
+
+def run_jobs(
+    jobs: Sequence[Job], *, workers: int = 1, progress: ProgressFn | None = None, chunk: int = 0
 ) -> list[GameResult]:
-    rules = get_game(game)
-    options = options_from_json(rules.options_type, options_json)
-    return [
-        play_one(
-            rules,
-            seat_specs(specs, i, rotate),
-            derive_seed(master_seed, i),
-            options,
-            players,
-            index=i,
-        )
-        for i in indices
-    ]
+    """Play scheduled games in `workers` processes; results sorted by index.
 
-
-def _run_chunk(args: tuple[Any, ...]) -> list[GameResult]:
-    return _run_indices(*args)
+    Each job carries its own seed, so the results do not depend on `workers` or on `chunk`
+    (the number of games handed to a process at a time).
+    """
+    if workers < 1:
+        raise PocketGalaxyError(f"workers must be >= 1, got {workers}", code="sim/bad_workers")
+    total = len(jobs)
+    size = chunk or max(1, min(200, total // (workers * 8) or 1))
+    chunks = [list(jobs[i : i + size]) for i in range(0, total, size)]
+    results: list[GameResult] = []
+    if progress:
+        progress(0, total)
+    if workers == 1 or len(chunks) <= 1:
+        for part in chunks:
+            results.extend(_play_chunk(part))
+            if progress:
+                progress(len(results), total)
+    else:
+        # fork starts workers fastest (Linux); elsewhere spawn gives the same results.
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        with multiprocessing.get_context(method).Pool(processes=workers) as pool:
+            for part_results in pool.imap_unordered(_play_chunk, chunks):
+                results.extend(part_results)
+                if progress:
+                    progress(len(results), total)
+    results.sort(key=lambda r: r.index)
+    return results
 
 
 def run_many(
@@ -256,25 +275,8 @@ def run_many(
     # Fail fast in this process on a bad spec, before any worker starts.
     _make_agents(game, specs, players, 0)
     options_json = options_to_json(options)
-    size = chunk or max(1, min(200, n // (workers * 8) or 1))
-    chunks = [list(range(i, min(n, i + size))) for i in range(0, n, size)]
-    results: list[GameResult] = []
-    if progress:
-        progress(0, n)
-    if workers == 1 or len(chunks) <= 1:
-        for part in chunks:
-            results.extend(_run_indices(game, specs, seed, options_json, players, rotate, part))
-            if progress:
-                progress(len(results), n)
-    else:
-        # fork starts workers fastest (Linux); elsewhere spawn gives the same results.
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        ctx = multiprocessing.get_context(method)
-        jobs = [(game, specs, seed, options_json, players, rotate, part) for part in chunks]
-        with ctx.Pool(processes=workers) as pool:
-            for part_results in pool.imap_unordered(_run_chunk, jobs):
-                results.extend(part_results)
-                if progress:
-                    progress(len(results), n)
-    results.sort(key=lambda r: r.index)
-    return results
+    jobs: list[Job] = [
+        (game, seat_specs(specs, i, rotate), derive_seed(seed, i), options_json, players, i)
+        for i in range(n)
+    ]
+    return run_jobs(jobs, workers=workers, progress=progress, chunk=chunk)

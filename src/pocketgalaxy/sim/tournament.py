@@ -22,7 +22,6 @@ places with a bootstrap interval (sim/rating.py). Pairwise places: winners first
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -36,12 +35,8 @@ from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.registry import get_game
 from pocketgalaxy.sim.rating import PairResult, pairwise, rate
-from pocketgalaxy.sim.runner import GameResult, derive_seed, play_one
+from pocketgalaxy.sim.runner import GameResult, Job, ProgressFn, derive_seed, run_jobs
 from pocketgalaxy.sim.stats import newcombe_diff, versus_constant, wilson
-
-ProgressFn = Callable[[int, int], None]
-Job = tuple[str, tuple[str, ...], int, dict[str, Any], int]
-"""(game, seat specs, deal seed, options JSON, index) of one scheduled game."""
 
 SHARED_WIN_NOTE = "a shared win counts as 1/k to each of its k winners"
 STYLE_TELLERS = ("fair", "generous", "harsh", "adaptive")
@@ -89,45 +84,6 @@ def seatings(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     return list(out)
 
 
-def _play(job: Job) -> GameResult:
-    game, specs, seed, options_json, index = job
-    rules = get_game(game)
-    options = options_from_json(rules.options_type, options_json)
-    return play_one(rules, specs, seed, options, len(specs), index=index)
-
-
-def _play_chunk(jobs: list[Job]) -> list[GameResult]:
-    return [_play(job) for job in jobs]
-
-
-def run_jobs(
-    jobs: Sequence[Job], *, workers: int = 1, progress: ProgressFn | None = None
-) -> list[GameResult]:
-    """Play the scheduled games, in `workers` processes; results sorted by index."""
-    if workers < 1:
-        raise PocketGalaxyError(f"workers must be >= 1, got {workers}", code="sim/bad_workers")
-    total = len(jobs)
-    results: list[GameResult] = []
-    if progress:
-        progress(0, total)
-    size = max(1, min(50, total // (workers * 8) or 1))
-    chunks = [list(jobs[i : i + size]) for i in range(0, total, size)]
-    if workers == 1 or len(chunks) <= 1:
-        for part in chunks:
-            results.extend(_play_chunk(part))
-            if progress:
-                progress(len(results), total)
-    else:
-        ctx = multiprocessing.get_context("fork")
-        with ctx.Pool(processes=workers) as pool:
-            for part_results in pool.imap_unordered(_play_chunk, chunks):
-                results.extend(part_results)
-                if progress:
-                    progress(len(results), total)
-    results.sort(key=lambda r: r.index)
-    return results
-
-
 def _check_specs(game: str, specs: Sequence[str], seat_of: Callable[[int], int], n: int) -> None:
     """Build each spec once (in this process) so a bad name or setting fails before any game."""
     for i, spec in enumerate(specs):
@@ -169,7 +125,8 @@ def adventure_tournament(
     _check_specs("adventure", list(dict.fromkeys(bots)), lambda i: 0, n)
     opts = options_to_json(options_from_json(rules.options_type, options or {}))
     jobs: list[Job] = [
-        ("adventure", order[i % len(order)], derive_seed(seed, i), opts, i) for i in range(games)
+        ("adventure", order[i % len(order)], derive_seed(seed, i), opts, n, i)
+        for i in range(games)
     ]
     results = run_jobs(jobs, workers=workers, progress=progress)
     report = _report(results, list(dict.fromkeys(bots)), bootstrap=bootstrap, seed=seed)
@@ -230,7 +187,7 @@ def perils_tournament(
         for h in heroes:
             cells.append((h, t))
             for j in range(games):
-                jobs.append(("perils", (h, t), derive_seed(seed, j), opts, len(jobs)))
+                jobs.append(("perils", (h, t), derive_seed(seed, j), opts, 2, len(jobs)))
     results = run_jobs(jobs, workers=workers, progress=progress)
     by_teller: dict[str, list[GameResult]] = defaultdict(list)
     for r in results:

@@ -45,6 +45,23 @@ def test_simulate_perils_json_has_the_fields() -> None:
     assert result.stderr == ""  # no progress bar with --json
 
 
+def test_simulate_perils_measures_each_archetype_in_turn_or_one_chosen() -> None:
+    each = CliRunner().invoke(
+        app, ["simulate", "perils", "-n", "8", "--seed", "3", "--archetype", "each", "--json"]
+    )
+    assert each.exit_code == 0, each.output
+    by_arch = json.loads(each.stdout)["by_archetype"]
+    assert set(by_arch) == {"envoy", "marine", "pilot", "scout"}  # the cosmic playsheet's four
+    assert all(d["n"] == 2 for d in by_arch.values())
+    one = CliRunner().invoke(
+        app, ["simulate", "perils", "-n", "3", "--seed", "3", "--archetype", "scout", "--json"]
+    )
+    assert one.exit_code == 0, one.output
+    assert set(json.loads(one.stdout)["by_archetype"]) == {"scout"}
+    bad = CliRunner().invoke(app, ["simulate", "perils", "-n", "3", "--archetype", "wizard"])
+    assert bad.exit_code == 2 and "wizard" in bad.output
+
+
 def _without_timing(report: dict[str, Any]) -> dict[str, Any]:
     out = dict(report)
     out.pop("timing")

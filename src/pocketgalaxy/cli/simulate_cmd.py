@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -47,9 +47,17 @@ def simulate_perils(
         int | None, typer.Option("--seed", help="Master seed (printed if not given).")
     ] = None,
     hero: Annotated[
-        str, typer.Option("--hero", help="Computer Hero: rulebased or random.")
+        str, typer.Option("--hero", help="Computer Hero: rulebased, planner or random.")
     ] = "rulebased",
     teller: Annotated[str, typer.Option("--teller", help="Computer Teller.")] = "teller",
+    archetype: Annotated[
+        str | None,
+        typer.Option(
+            "--archetype",
+            help="An archetype id for every game, or 'each' to play the theme's archetypes in"
+            " turn (so each one is measured). Default: the Hero chooses.",
+        ),
+    ] = None,
     option: Annotated[
         list[str] | None,
         typer.Option(
@@ -69,10 +77,20 @@ def simulate_perils(
     _check_counts(n, workers)
     rules = get_game("perils")
     options = build_options(rules, option_pairs(rules, option or [], PERILS_SIM_DEFAULTS))
+    vary = None
+    if archetype == "each":
+        ids = [a.id for a in rules.theme(options).archetypes]  # type: ignore[attr-defined]
+
+        def vary(i: int) -> dict[str, Any]:
+            return {"archetype": ids[i % len(ids)]}
+
+    elif archetype is not None:
+        options = build_options(rules, {**options_to_json(options), "archetype": archetype})
     master = pick_seed(seed)
     with progress_bar(not as_json, "Perils & Pathways") as progress:
         results = run_many(
-            "perils", [hero, teller], n, master, options, 2, workers=workers, progress=progress
+            "perils", [hero, teller], n, master, options, 2, workers=workers, progress=progress,
+            vary=vary,
         )
     report = perils_report(results, seed=master, options=options_to_json(options))
     emit_report(report, as_json, perils_tables)

@@ -252,8 +252,12 @@ def run_many(
     rotate: bool = False,
     progress: ProgressFn | None = None,
     chunk: int = 0,
+    vary: Callable[[int], dict[str, Any]] | None = None,
 ) -> list[GameResult]:
     """Play games 0..n-1 and return their results sorted by index.
+
+    `vary(i)` may override options for game i (for example a different Perils archetype in
+    turn); it is called here, in this process, so it needs no pickling.
 
     `progress(done, total)` is called in this process as games finish. With `workers > 1` the
     games are shared among processes in chunks; the results do not depend on `workers`.
@@ -275,8 +279,16 @@ def run_many(
     # Fail fast in this process on a bad spec, before any worker starts.
     _make_agents(game, specs, players, 0)
     options_json = options_to_json(options)
+
+    def options_for(i: int) -> dict[str, Any]:
+        if vary is None:
+            return options_json
+        varied = {**options_json, **vary(i)}
+        options_from_json(rules.options_type, varied)  # a bad override fails here, clearly
+        return varied
+
     jobs: list[Job] = [
-        (game, seat_specs(specs, i, rotate), derive_seed(seed, i), options_json, players, i)
+        (game, seat_specs(specs, i, rotate), derive_seed(seed, i), options_for(i), players, i)
         for i in range(n)
     ]
     return run_jobs(jobs, workers=workers, progress=progress, chunk=chunk)

@@ -52,7 +52,10 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
          str(port), "--database-url", db, "--data-dir", str(data_dir), "--bot-delay-ms", "0",
          "--log-level", "info"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # The per-connection message limit guards against abuse; this script's clients answer
+        # instantly on purpose, so its own server lifts the limit to measure capacity instead.
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "POCKETGALAXY_RATE_PER_S": "10000",
+             "POCKETGALAXY_RATE_BURST": "10000"},
     )
     assert proc.stdout is not None
     for line in proc.stdout:

@@ -28,6 +28,8 @@ def test_defaults_environment_and_arguments() -> None:
     assert (from_env.host, from_env.port, from_env.bot_delay_ms) == ("0.0.0.0", 9001, 0)
     assert from_env.resolved_database_url == "sqlite:///elsewhere.db"
     assert from_env.data_dir == Path("/srv/pg")
+    limits = Settings.from_env({"POCKETGALAXY_RATE_PER_S": "2.5", "POCKETGALAXY_RATE_BURST": "7"})
+    assert (limits.rate_per_s, limits.rate_burst) == (2.5, 7)
     # Arguments beat the environment; None means "not given".
     argued = Settings.from_env(env, port=7000, host=None)
     assert (argued.host, argued.port) == ("0.0.0.0", 7000)

@@ -16,6 +16,8 @@ _ENV = {
     "database_url": "POCKETGALAXY_DATABASE_URL",
     "data_dir": "POCKETGALAXY_DATA_DIR",
     "bot_delay_ms": "POCKETGALAXY_BOT_DELAY_MS",
+    "rate_per_s": "POCKETGALAXY_RATE_PER_S",
+    "rate_burst": "POCKETGALAXY_RATE_BURST",
 }
 
 

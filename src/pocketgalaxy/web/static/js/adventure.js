@@ -4,7 +4,7 @@
 // "memory aid" box is ticked. The log in words covers the current and the previous turn.
 
 import { PACKS, adventureBack, adventureCard, identityName } from "./cards.js";
-import { actionKey, api, el, keepFocus, replace, showError } from "./util.js";
+import { actionKey, api, el, groupByIndex, keepFocus, replace, showError } from "./util.js";
 
 const REVEAL_MS = 2000;
 const IDS = ["S", "P", "A", "M"].flatMap((p) => [1, 2, 3, 4, 5, 6].map((n) => `${p}${n}`));
@@ -335,13 +335,7 @@ export function createTable(root, ctx) {
   }
 
   function absorb(msg) {
-    const groups = new Map();
-    for (const e of msg.events || []) {
-      const k = e.index ?? -1;
-      if (!groups.has(k)) groups.set(k, []);
-      groups.get(k).push(e);
-    }
-    for (const [k, list] of groups) state.events.set(k, list);
+    for (const [k, list] of groupByIndex(msg.events)) state.events.set(k, list);
   }
 
   return {

@@ -5,7 +5,7 @@
 // Every text a person typed is shown with textContent only.
 
 import { cardBack, cardLabel, playingCard, suitColor, suitSymbol } from "./cards.js";
-import { api, el, keepFocus, replace, showError } from "./util.js";
+import { api, el, groupByIndex, keepFocus, replace, showError } from "./util.js";
 
 // Why a game was lost, in words (the rules report a stable reason code).
 const LOSS_REASONS = {
@@ -468,13 +468,7 @@ export function createTable(root, ctx) {
   }
 
   function absorb(msg) {
-    const groups = new Map();
-    for (const e of msg.events || []) {
-      const k = e.index ?? -1;
-      if (!groups.has(k)) groups.set(k, []);
-      groups.get(k).push(e);
-    }
-    for (const [k, list] of groups) state.events.set(k, list);
+    for (const [k, list] of groupByIndex(msg.events)) state.events.set(k, list);
   }
 
   return {

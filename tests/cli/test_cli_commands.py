@@ -16,11 +16,12 @@ from pocketgalaxy.registry import get_game
 
 
 @pytest.mark.parametrize("game", ["perils", "adventure"])
-def test_rules_lists_every_option(game: str) -> None:
-    result = CliRunner().invoke(app, ["rules", game], env={"COLUMNS": "240"})
+@pytest.mark.parametrize("columns", ["240", "80"])  # a table when wide, blocks when narrow
+def test_rules_lists_every_option(game: str, columns: str) -> None:
+    result = CliRunner().invoke(app, ["rules", game], env={"COLUMNS": columns})
     assert result.exit_code == 0, result.output
     for info in describe_options(get_game(game).options_type):
-        assert info.name in result.output
+        assert info.name in result.output  # whole, never folded: it is typed back as key=value
         assert info.doc.split()[0] in result.output
         if info.rule:
             assert info.rule in result.output

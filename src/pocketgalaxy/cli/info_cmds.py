@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
+from rich.padding import Padding
 from rich.table import Table
 
 from pocketgalaxy.cli.common import console, handle_errors
@@ -28,19 +30,30 @@ def rules_command(
 @handle_errors
 def _rules(game: str) -> None:
     rules = get_game(game)
-    table = Table(
-        title=f"{rules.title}: rule options (set with --option key=value)",
-        expand=True,
-    )
-    # Ratios let the table fit any width: long option names fold, the meaning wraps.
-    table.add_column("option", style="bold", overflow="fold", ratio=3)
-    table.add_column("default", overflow="fold", ratio=2)
-    table.add_column("allowed", overflow="fold", ratio=3)
-    table.add_column("rule", overflow="fold", ratio=1)
-    table.add_column("what it does", ratio=6)
-    for info in describe_options(rules.options_type):
+    out = console()
+    title = f"{rules.title}: rule options (set with --option key=value)"
+    infos = describe_options(rules.options_type)
+    if out.width < 110:
+        # Too narrow for five columns: one short block per option, the meaning wrapped below.
+        out.print(f"[bold]{escape(title)}[/]")
+        for info in infos:
+            out.print(
+                f"\n[bold]{info.name}[/]  default {escape(repr(info.default))}"
+                f"  ·  {escape(_allowed(info))}  ·  {info.rule}"
+            )
+            out.print(Padding(escape(info.doc), (0, 0, 0, 2)))
+        return
+    table = Table(title=title, expand=True)
+    # Names and rule ids stay whole (they are typed back as --option key=value); the
+    # description column takes what width is left and wraps.
+    table.add_column("option", style="bold", no_wrap=True)
+    table.add_column("default", overflow="fold", max_width=14)
+    table.add_column("allowed", overflow="fold", max_width=22)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("what it does", ratio=1, min_width=20)
+    for info in infos:
         table.add_row(info.name, repr(info.default), _allowed(info), info.rule, info.doc)
-    console().print(table)
+    out.print(table)
 
 
 def serve_command(

@@ -20,11 +20,14 @@ play: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/pocketgalaxy serve
 
-## test: install everything the tests need (Chromium included) and run them all.
+## test: install everything the tests need (Chromium and a throwaway PostgreSQL included) and
+## run them all. The web store is tested on SQLite and on PostgreSQL (scripts/postgres.sh).
 test: $(STAMP) browser-deps
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -p no:cacheprovider -q
+	@pg_url=$$(scripts/postgres.sh start) || pg_url=""; \
+	POCKETGALAXY_TEST_POSTGRES_URL="$$pg_url" $(BIN)/python -m pytest -p no:cacheprovider -q; \
+	status=$$?; [ -z "$$pg_url" ] || scripts/postgres.sh stop; exit $$status
 
 ## test-fast: the tests without the browser and the slow statistical checks.
 test-fast: $(STAMP)

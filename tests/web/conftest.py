@@ -9,6 +9,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+import os
+import secrets
+
 from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.server import create_app
 from pocketgalaxy.web.settings import Settings
@@ -72,3 +75,34 @@ def play_until(
 @pytest.fixture
 def receive_until() -> Callable[..., dict[str, Any]]:
     return play_until
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The store under test: SQLite in a temp folder, and a fresh PostgreSQL database.
+
+    PostgreSQL comes from `make test` (scripts/postgres.sh sets POCKETGALAXY_TEST_POSTGRES_URL).
+    Without it the PostgreSQL cases skip, unless POCKETGALAXY_REQUIRE_POSTGRES=1 (CI), when they
+    fail.
+    """
+    if request.param == "sqlite":
+        yield f"sqlite:///{(tmp_path / 'store.sqlite3').as_posix()}"
+        return
+    base = os.environ.get("POCKETGALAXY_TEST_POSTGRES_URL")
+    if not base:
+        if os.environ.get("POCKETGALAXY_REQUIRE_POSTGRES") == "1":
+            pytest.fail("POCKETGALAXY_REQUIRE_POSTGRES=1 but no POCKETGALAXY_TEST_POSTGRES_URL "
+                        "(run the tests with `make test`, which starts scripts/postgres.sh)")
+        pytest.skip("no PostgreSQL for this run (make test starts one)")
+    import sqlalchemy as sa
+
+    name = f"pg_test_{secrets.token_hex(6)}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield sa.engine.make_url(base).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

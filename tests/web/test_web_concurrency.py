@@ -26,8 +26,8 @@ def _run(coro: Any) -> None:
         pool.submit(asyncio.run, coro).result()
 
 
-def _hub(tmp_path: Path) -> Hub:
-    settings = Settings(data_dir=tmp_path, bot_delay_ms=0)
+def _hub(tmp_path: Path, database_url: str) -> Hub:
+    settings = Settings(data_dir=tmp_path, database_url=database_url, bot_delay_ms=0)
     return Hub(Store(settings.resolved_database_url), settings)
 
 
@@ -39,9 +39,9 @@ def _new_game(hub: Hub) -> tuple[str, int, list[dict[str, Any]]]:
     return live.id, seat, payloads.legal_json(live, seat)
 
 
-def test_two_actions_at_once_exactly_one_applies(tmp_path: Path) -> None:
+def test_two_actions_at_once_exactly_one_applies(tmp_path: Path, database_url: str) -> None:
     async def scenario() -> None:
-        hub = _hub(tmp_path)
+        hub = _hub(tmp_path, database_url)
         gid, seat, legal = _new_game(hub)
         results = await asyncio.gather(
             hub.act(gid, seat, legal[0], 0), hub.act(gid, seat, legal[-1], 0),
@@ -57,13 +57,15 @@ def test_two_actions_at_once_exactly_one_applies(tmp_path: Path) -> None:
     _run(scenario())
 
 
-def test_two_servers_on_one_database_cannot_both_write_an_index(tmp_path: Path) -> None:
+def test_two_servers_on_one_database_cannot_both_write_an_index(
+    tmp_path: Path, database_url: str
+) -> None:
     """The UNIQUE (game_id, idx) constraint is the last line: a second process loses cleanly."""
 
     async def scenario() -> None:
-        first = _hub(tmp_path)
+        first = _hub(tmp_path, database_url)
         gid, seat, legal = _new_game(first)
-        second = _hub(tmp_path)
+        second = _hub(tmp_path, database_url)
         second.get(gid)  # both processes hold the game at index 0
         await first.act(gid, seat, legal[0], 0)
         with pytest.raises(WebError) as refused:
@@ -80,8 +82,8 @@ def test_two_servers_on_one_database_cannot_both_write_an_index(tmp_path: Path) 
     _run(scenario())
 
 
-def test_store_refuses_a_second_row_for_an_index(tmp_path: Path) -> None:
-    hub = _hub(tmp_path)
+def test_store_refuses_a_second_row_for_an_index(tmp_path: Path, database_url: str) -> None:
+    hub = _hub(tmp_path, database_url)
     gid, seat, legal = _new_game(hub)
     hub.store.append_action(gid, 0, seat, legal[0], "person")
     with pytest.raises(StaleWrite):

@@ -34,10 +34,10 @@ def _free_port() -> int:
 class Server:
     """`python -m pocketgalaxy.web.server` in a subprocess, ready once uvicorn says so."""
 
-    def __init__(self, data_dir: Path, port: int) -> None:
+    def __init__(self, data_dir: Path, port: int, db: str | None = None) -> None:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
-        db = f"sqlite:///{(data_dir / 'games.sqlite3').as_posix()}"
+        db = db or f"sqlite:///{(data_dir / 'games.sqlite3').as_posix()}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pocketgalaxy.web.server", "--host", "127.0.0.1",
              "--port", str(port), "--database-url", db, "--data-dir", str(data_dir),
@@ -104,9 +104,10 @@ def _play(http: httpx.Client, gid: str, tokens: dict[int, str], rng: random.Rand
     return int(index)
 
 
-def test_kill_9_then_restart_resumes_at_the_last_acknowledged_action(tmp_path, servers):
+def test_kill_9_then_restart_resumes_at_the_last_acknowledged_action(tmp_path, servers,
+                                                                     database_url):
     port = _free_port()
-    first = Server(tmp_path, port)
+    first = Server(tmp_path, port, database_url)
     servers.append(first)
     made = first.http.post("/api/games", json={
         "game": "adventure", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
@@ -119,7 +120,7 @@ def test_kill_9_then_restart_resumes_at_the_last_acknowledged_action(tmp_path, s
     before = {seat: _state(first.http, gid, seat, tokens[seat])["view"] for seat in (0, 1)}
     first.kill()
 
-    second = Server(tmp_path, port)
+    second = Server(tmp_path, port, database_url)
     servers.append(second)
     summary = second.http.get(f"/api/games/{gid}").json()
     assert summary["index"] == acked and summary["status"] == "running"

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-
-import os
-import secrets
 
 from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.server import create_app

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -26,9 +27,20 @@ def _run(coro: Any) -> None:
         pool.submit(asyncio.run, coro).result()
 
 
-def _hub(tmp_path: Path, database_url: str) -> Hub:
-    settings = Settings(data_dir=tmp_path, database_url=database_url, bot_delay_ms=0)
-    return Hub(Store(settings.resolved_database_url), settings)
+@pytest.fixture
+def make_hub(tmp_path: Path, database_url: str) -> Iterator[Callable[[], Hub]]:
+    """Hubs on one database, as separate server processes would be; their stores are disposed
+    at the end (as the server's lifespan does), so no pooled connection outlives the test."""
+    stores: list[Store] = []
+
+    def _make() -> Hub:
+        settings = Settings(data_dir=tmp_path, database_url=database_url, bot_delay_ms=0)
+        stores.append(Store(settings.resolved_database_url))
+        return Hub(stores[-1], settings)
+
+    yield _make
+    for store in stores:
+        store.dispose()
 
 
 def _new_game(hub: Hub) -> tuple[str, int, list[dict[str, Any]]]:
@@ -39,9 +51,9 @@ def _new_game(hub: Hub) -> tuple[str, int, list[dict[str, Any]]]:
     return live.id, seat, payloads.legal_json(live, seat)
 
 
-def test_two_actions_at_once_exactly_one_applies(tmp_path: Path, database_url: str) -> None:
+def test_two_actions_at_once_exactly_one_applies(make_hub: Callable[[], Hub]) -> None:
     async def scenario() -> None:
-        hub = _hub(tmp_path, database_url)
+        hub = make_hub()
         gid, seat, legal = _new_game(hub)
         results = await asyncio.gather(
             hub.act(gid, seat, legal[0], 0), hub.act(gid, seat, legal[-1], 0),
@@ -58,14 +70,14 @@ def test_two_actions_at_once_exactly_one_applies(tmp_path: Path, database_url: s
 
 
 def test_two_servers_on_one_database_cannot_both_write_an_index(
-    tmp_path: Path, database_url: str
+    make_hub: Callable[[], Hub],
 ) -> None:
     """The UNIQUE (game_id, idx) constraint is the last line: a second process loses cleanly."""
 
     async def scenario() -> None:
-        first = _hub(tmp_path, database_url)
+        first = make_hub()
         gid, seat, legal = _new_game(first)
-        second = _hub(tmp_path, database_url)
+        second = make_hub()
         second.get(gid)  # both processes hold the game at index 0
         await first.act(gid, seat, legal[0], 0)
         with pytest.raises(WebError) as refused:
@@ -82,8 +94,8 @@ def test_two_servers_on_one_database_cannot_both_write_an_index(
     _run(scenario())
 
 
-def test_store_refuses_a_second_row_for_an_index(tmp_path: Path, database_url: str) -> None:
-    hub = _hub(tmp_path, database_url)
+def test_store_refuses_a_second_row_for_an_index(make_hub: Callable[[], Hub]) -> None:
+    hub = make_hub()
     gid, seat, legal = _new_game(hub)
     hub.store.append_action(gid, 0, seat, legal[0], "person")
     with pytest.raises(StaleWrite):

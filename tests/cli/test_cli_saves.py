@@ -55,6 +55,30 @@ def test_save_and_resume_adventure_continues_identically(
     assert a.actions == b.actions  # the computer players chose exactly as before
 
 
+def test_a_game_cut_off_without_saving_is_autosaved_and_resumes_identically(
+    script_game: Any, adventure_person: Any, tmp_path: Any
+) -> None:
+    args = ["play", "adventure", "--players", "2", "--seat", "0", "--bots", "memory",
+            "--seed", "41"]
+    full = tmp_path / "full.json"
+    typed, first = script_game([*args, "--record", str(full)], adventure_person)
+    assert first.exit_code == 0, first.output
+    at = len(typed) // 2
+    # The input just stops (a closed terminal): no save command, no quit.
+    cut = CliRunner().invoke(app, args, input="\n".join(typed[:at]) + "\n")
+    assert cut.exit_code == 1 and "Input ended" in cut.output
+    saved = SaveStore().load("adventure-41")
+    assert saved.record.actions  # every move made before the cut
+    resumed_file = tmp_path / "resumed.json"
+    resumed = CliRunner().invoke(
+        app, ["resume", "adventure-41", "--record", str(resumed_file)],
+        input="\n".join(typed[at:]) + "\n",
+    )
+    assert resumed.exit_code == 0, resumed.output
+    assert GameRecord.loads(full.read_text()).actions == \
+        GameRecord.loads(resumed_file.read_text()).actions
+
+
 def test_save_and_resume_perils_continues_identically(
     script_game: Any, perils_person: Any, tmp_path: Any
 ) -> None:

@@ -74,6 +74,7 @@ class GameHost:
         store: SaveStore | None = None,
         save_name: str | None = None,
         settings: dict[str, Any] | None = None,
+        autosave: bool = True,
     ) -> None:
         self.session = session
         self.rules: GameRules[Any, Any] = session.rules
@@ -85,6 +86,9 @@ class GameHost:
         self.save_name = save_name or f"{self.rules.name}-{session.seed}"
         self.settings = dict(settings or {})
         self.last_human: int | None = None
+        # Saved quietly whenever a person is about to move, and at the end, so closing the
+        # terminal or losing the connection never loses a move.
+        self.autosave = autosave
 
     # -- seats -----------------------------------------------------------------------------
     @property
@@ -168,14 +172,33 @@ class GameHost:
         )
         return path
 
+    def autosave_now(self) -> None:
+        """Write the game under its save name without a word; stop trying after a refusal."""
+        if not self.autosave:
+            return
+        try:
+            self.store.write(self.saved_game())
+        except (PocketGalaxyError, OSError) as exc:
+            self.autosave = False
+            text = exc.message if isinstance(exc, PocketGalaxyError) else str(exc)
+            self.out.print(f"[yellow]Autosave is off for this game: {escape(text)}[/]")
+
     def offer_save(self) -> None:
         if self.session.is_over:
             return
         try:
             if self.confirm("Save this game before leaving?", default=True):
                 self.save()
+                return
         except KeyboardInterrupt:
-            self.out.print("\n[yellow]Not saved.[/]")
+            self.out.print()
+        if self.autosave:
+            self.out.print(
+                f"[yellow]Not saved under a new name; the autosave is kept:[/] "
+                f"pocketgalaxy resume {escape(self.save_name)}"
+            )
+        else:
+            self.out.print("[yellow]Not saved.[/]")
 
     # -- the loop ----------------------------------------------------------------------------
     def handover(self, seat: int) -> None:
@@ -196,6 +219,7 @@ class GameHost:
                     continue
                 seat = self.session.to_act
                 assert seat is not None
+                self.autosave_now()
                 self.handover(seat)
                 self.last_human = seat
                 self.screen.show(self, seat)
@@ -208,6 +232,7 @@ class GameHost:
                         continue
                     break
                 self.screen.after_action(self, seat, events)
+            self.autosave_now()  # the finished game stays in the saves folder as its record
             self.screen.finish(self)
             return 0
         except QuitGame as q:

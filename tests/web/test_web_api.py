@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -258,10 +259,17 @@ def _finish(client: Any, gid: str, receive_until: Any) -> dict[str, Any]:
         ("adventure", [{"kind": "bot", "bot": "memory"}] * 3, {}),
     ],
 )
-def test_whole_bot_game_through_the_api(client, create, receive_until, game, seats, options):
+def test_whole_bot_game_through_the_api(client, create, receive_until, hub, game, seats,
+                                        options):
     made = create(game, seats, options=options)
     gid = made["game_id"]
     last = _finish(client, gid, receive_until)
+    # Finished, and the watcher has gone: the game leaves memory (the store keeps it) ...
+    deadline = time.monotonic() + 10
+    while gid in hub.live and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gid not in hub.live
+    # ... and everything below is rebuilt from the store on demand.
     assert last["outcome"] is not None and last["legal"] == []
     summary = client.get(f"/api/games/{gid}").json()
     assert summary["status"] == "over" and summary["outcome"] == last["outcome"]
@@ -280,6 +288,7 @@ def test_whole_bot_game_through_the_api(client, create, receive_until, game, sea
         *(str(i) for i in range(len(seats))), "watch"}
     assert steps[-1]["views"]["watch"] == last["view"]
     assert [s["action"] for s in steps[1:]] == [a for _seat, a in record.actions]
+    assert gid not in hub.live  # each request rebuilt it and let it go again
 
 
 def test_pages_are_served(client):

@@ -638,6 +638,10 @@ class Hub:
         if live.session.bot_to_act() and (live.bot_task is None or live.bot_task.done()):
             live.bot_task = asyncio.create_task(self._bot_loop(live))
         self._set_clock(live)
+        if live.session.is_over and not live.conns and self.live.get(live.id) is live:
+            # Finished and nobody connected: the store holds all of it, and `get` rebuilds it
+            # on demand, so memory does not grow with every game ever played.
+            del self.live[live.id]
         self._set_away(live)
 
     async def _bot_loop(self, live: LiveGame) -> None:

@@ -165,3 +165,11 @@ def emit_report(report: dict[str, Any], as_json: bool, tables: Callable[[Any], A
         typer.echo(json.dumps(report, indent=1))
     else:
         console().print(tables(report))
+
+
+def check_counts(n: int, workers: int) -> None:
+    """Refuse a run of no games or no worker processes, with one clear line."""
+    if n < 1:
+        raise fail(f"-n {n}: play at least one game")
+    if workers < 1:
+        raise fail(f"--workers {workers}: use at least one worker")

@@ -9,6 +9,7 @@ import typer
 
 from pocketgalaxy.cli.common import (
     build_options,
+    check_counts,
     emit_report,
     fail,
     handle_errors,
@@ -30,13 +31,6 @@ PERILS_SIM_DEFAULTS = {"teller_policy": "approve_all"}
 """Bot against bot there is no plan text worth judging, so plans are approved (rules.md, PP-A7)."""
 
 
-
-
-def _check_counts(n: int, workers: int) -> None:
-    if n < 1:
-        raise fail(f"-n {n}: simulate at least one game")
-    if workers < 1:
-        raise fail(f"--workers {workers}: use at least one worker")
 
 
 @simulate_app.command("perils")
@@ -74,7 +68,7 @@ def simulate_perils(
     ] = False,
 ) -> None:
     """The Hero's win rate with 95% Wilson intervals, overall and by archetype."""
-    _check_counts(n, workers)
+    check_counts(n, workers)
     rules = get_game("perils")
     options = build_options(rules, option_pairs(rules, option or [], PERILS_SIM_DEFAULTS))
     vary = None
@@ -126,7 +120,7 @@ def simulate_adventure(
     ] = False,
 ) -> None:
     """Win shares by seat and by computer player, game length and the first-player edge."""
-    _check_counts(n, workers)
+    check_counts(n, workers)
     rules = get_game("adventure")
     specs: Sequence[str] = split_list(bots)
     if len(specs) == 1:

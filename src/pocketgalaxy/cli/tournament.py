@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from pocketgalaxy.cli.common import (
+    check_counts,
     emit_report,
     fail,
     handle_errors,
@@ -39,10 +40,7 @@ _WORKERS_HELP = "Processes to use (the report is the same as with one)."
 
 
 def _check(n: int, workers: int, bootstrap: int) -> None:
-    if n < 1:
-        raise fail(f"-n {n}: play at least one game")
-    if workers < 1:
-        raise fail(f"--workers {workers}: use at least one worker")
+    check_counts(n, workers)
     if bootstrap < 0:
         raise fail(f"--bootstrap {bootstrap}: use 0 (none) or more resamples")
 

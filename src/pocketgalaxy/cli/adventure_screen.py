@@ -42,6 +42,8 @@ HELP = help_table(
         ("cards", "S ship (blue), P planet (black), A alien (green), M marvel (yellow), 1-6"),
         ("numbers", "table slots and missions are numbered from 1; short forms: a, d, p"),
         ("anytime", "? help · save [NAME] · quit (offers to save) · Ctrl-C (offers to save)"),
+        ("the rules", "[bold]pocketgalaxy rules adventure[/] prints how to play; on the web table:"
+                      " /rules/adventure"),
     ],
 )
 

@@ -1,16 +1,20 @@
-"""`pocketgalaxy rules GAME` (every option as a table) and `pocketgalaxy serve`."""
+"""`pocketgalaxy rules GAME` (how to play; `--options` every option as a table; `--json`) and
+`pocketgalaxy serve`."""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 import typer
+from rich.markdown import Markdown
 from rich.markup import escape
 from rich.padding import Padding
 from rich.table import Table
 
 from pocketgalaxy.cli.common import console, handle_errors
-from pocketgalaxy.core.options import describe_options
+from pocketgalaxy.core.options import OptionInfo, describe_options
+from pocketgalaxy.guides import load_guide
 from pocketgalaxy.registry import get_game
 
 
@@ -22,9 +26,52 @@ def _allowed(info: Any) -> str:
 
 def rules_command(
     game: Annotated[str, typer.Argument(help="perils or adventure")],
+    options: Annotated[
+        bool, typer.Option("--options", help="Print every rule option instead of the guide.")
+    ] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The guide's sections and the options as JSON.")
+    ] = False,
 ) -> None:
-    """Print every rule option of a game: name, default, allowed values, rule and meaning."""
-    _rules(game)
+    """How to play a game; --options lists every rule option (name, default, values, rule)."""
+    if as_json:
+        _rules_json(game)
+    elif options:
+        _rules(game)
+    else:
+        _guide(game)
+
+
+@handle_errors
+def _guide(game: str) -> None:
+    get_game(game)  # an unknown game is refused with the list of games, like every command
+    guide = Markdown(load_guide(game).markdown, hyperlinks=False)
+    out = console()
+    if out.is_terminal:
+        # A terminal gets a pager (with colours); a pipe or file gets the plain text.
+        with out.pager(styles=True):
+            out.print(guide)
+    else:
+        out.print(guide)
+
+
+def _option_json(info: OptionInfo) -> dict[str, Any]:
+    return {
+        "name": info.name,
+        "default": info.default,
+        "choices": list(info.choices) if info.choices else None,
+        "type": info.type_name,
+        "rule": info.rule,
+        "doc": info.doc,
+    }
+
+
+@handle_errors
+def _rules_json(game: str) -> None:
+    rules = get_game(game)
+    data = load_guide(game).to_json()
+    data["options"] = [_option_json(info) for info in describe_options(rules.options_type)]
+    typer.echo(json.dumps(data, indent=1, ensure_ascii=False))
 
 
 @handle_errors

@@ -41,6 +41,8 @@ HELP = help_table(
         ("roll", "press Enter"),
         ("Teller", "Enter keeps the suggested description; judge plans with y / n"),
         ("anytime", "? help · save [NAME] · quit (offers to save) · Ctrl-C (offers to save)"),
+        ("the rules", "[bold]pocketgalaxy rules perils[/] prints how to play; on the web table:"
+                      " /rules/perils"),
     ],
 )
 

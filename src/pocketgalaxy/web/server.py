@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pocketgalaxy.core.errors import PocketGalaxyError
-from pocketgalaxy.web import api, payloads, ws
+from pocketgalaxy.web import api, guide, payloads, ws
 from pocketgalaxy.web.errors import WebError, status_for
 from pocketgalaxy.web.hub import AgentMaker, AgentNames, GamesLookup, Hub
 from pocketgalaxy.web.settings import Settings
@@ -130,6 +130,7 @@ def create_app(
         return JSONResponse(payloads.error_body(err), status_code=exc.status_code)
 
     app.include_router(api.router)
+    app.include_router(guide.router)  # the How to play pages, /rules and /rules/{game}
     app.add_api_websocket_route("/ws/{game_id}", ws.websocket_endpoint)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 

@@ -113,6 +113,7 @@ async function ensureTable(game) {
       const module = await import(`./${game}.js`);
       document.body.dataset.game = game;
       $("game-title").textContent = TITLES[game];
+      $("rules-link").href = `/rules/${game}`;
       document.title = `${TITLES[game]}: Pocket Galaxy`;
       table = module.createTable($("table"), ctx);
     })();

@@ -92,6 +92,7 @@ async function start() {
     return;
   }
   $("game-title").textContent = `Replay: ${TITLES[summary.game] || summary.game}`;
+  if (TITLES[summary.game]) $("rules-link").href = `/rules/${summary.game}`;
   module = await import(`./${summary.game}.js`);
   const seats = summary.seats || [];
   const viewKeys = Object.keys(steps[0].views || { watch: null });

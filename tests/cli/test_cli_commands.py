@@ -18,7 +18,7 @@ from pocketgalaxy.registry import get_game
 @pytest.mark.parametrize("game", ["perils", "adventure"])
 @pytest.mark.parametrize("columns", ["240", "80"])  # a table when wide, blocks when narrow
 def test_rules_lists_every_option(game: str, columns: str) -> None:
-    result = CliRunner().invoke(app, ["rules", game], env={"COLUMNS": columns})
+    result = CliRunner().invoke(app, ["rules", game, "--options"], env={"COLUMNS": columns})
     assert result.exit_code == 0, result.output
     for info in describe_options(get_game(game).options_type):
         assert info.name in result.output  # whole, never folded: it is typed back as key=value

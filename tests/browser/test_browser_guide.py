@@ -58,7 +58,9 @@ def test_lobby_link_opens_the_perils_guide_with_real_cards(
     assert not violations, violations
 
 
-def test_table_link_opens_its_games_guide(live_server: Any, new_page: Any) -> None:
+def test_table_link_opens_its_games_guide(
+    live_server: Any, new_page: Any, output_dir: Any
+) -> None:
     created = live_server.api("POST", "/api/games", {
         "game": "adventure", "players": 2,
         "seats": [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}],
@@ -77,6 +79,8 @@ def test_table_link_opens_its_games_guide(live_server: Any, new_page: Any) -> No
     assert guide.locator("h1").inner_text() == "Adventure Cards: how to play"
     assert _cards_drawn(guide) >= 8
     assert guide.locator('.card-pic[data-card="S2"] svg[aria-label^="Paper Comet"]').count() >= 1
+    guide.locator("#example-a-good-turn").scroll_into_view_if_needed()
+    guide.screenshot(path=str(output_dir / "guide-adventure.png"), full_page=False)
     # The table stayed open in its own tab.
     assert page.url.startswith(live_server.url + "/play/")
 

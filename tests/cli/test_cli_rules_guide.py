@@ -120,3 +120,24 @@ def test_question_mark_help_points_at_the_guide(screen: Any, game: str) -> None:
     text = out.export_text()
     assert f"pocketgalaxy rules {game}" in text
     assert f"/rules/{game}" in text
+
+
+def test_card_pictures_take_the_colours_of_the_cards() -> None:
+    from rich.markdown import Markdown
+    from rich.style import Style
+
+    from pocketgalaxy.cli.cards import PACK_STYLE, SUIT_STYLE
+    from pocketgalaxy.cli.info_cmds import CardColours
+
+    text = "A [8♦], a [9♣], [P5], [▒▒▒] and [Joker 1]; [8D] is no picture."
+    out = Console(force_terminal=True, width=80, color_system="standard")
+    plain = list(out.render(Markdown(text)))
+    coloured = list(out.render(CardColours(Markdown(text))))
+    assert "".join(s.text for s in coloured) == "".join(s.text for s in plain)
+    styles = {s.text: s.style for s in coloured if s.text.startswith("[")}
+    assert styles["[8♦]"].color == Style.parse(SUIT_STYLE["D"]).color
+    assert styles["[9♣]"].color == Style.parse(SUIT_STYLE["C"]).color
+    assert styles["[P5]"].bgcolor == Style.parse(PACK_STYLE["P"]).bgcolor
+    assert styles["[▒▒▒]"].color == Style.parse("blue").color
+    assert styles["[Joker 1]"].color == Style.parse("magenta").color
+    assert not any(s.text.startswith("[8D]") for s in coloured)  # not cut out as a picture

@@ -7,15 +7,53 @@ import json
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.markdown import Markdown
 from rich.markup import escape
 from rich.padding import Padding
+from rich.segment import Segment
+from rich.style import Style
 from rich.table import Table
 
+from pocketgalaxy.cli.cards import PACK_STYLE, SUIT_STYLE
 from pocketgalaxy.cli.common import console, handle_errors
 from pocketgalaxy.core.options import OptionInfo, describe_options
-from pocketgalaxy.guides import load_guide
+from pocketgalaxy.guides import CardPicture, card_pictures, load_guide
 from pocketgalaxy.registry import get_game
+
+
+def _picture_style(pic: CardPicture) -> Style:
+    if pic.kind == "adventure":
+        return Style.parse(PACK_STYLE[pic.code[0]])
+    if pic.kind == "back":
+        return Style.parse("blue")
+    suit = pic.code[-1]
+    return Style.parse(SUIT_STYLE[suit] if suit in SUIT_STYLE else "bold magenta")
+
+
+class CardColours:
+    """A renderable wrapper: the card pictures in its text (`[8♦]`, `[P5]`, `[▒▒▒]`) take the
+    colours the game screens give those cards (cli/cards.py). Only styles change, never the
+    text, so the layout is the wrapped renderable's own."""
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for seg in console.render(self.renderable, options):
+            pictures = [] if seg.control or "[" not in seg.text else card_pictures(seg.text)
+            if not pictures:
+                yield seg
+                continue
+            pos = 0
+            for pic in pictures:
+                if pic.start > pos:
+                    yield Segment(seg.text[pos : pic.start], seg.style)
+                style = (seg.style or Style()) + _picture_style(pic)
+                yield Segment(seg.text[pic.start : pic.end], style)
+                pos = pic.end
+            if pos < len(seg.text):
+                yield Segment(seg.text[pos:], seg.style)
 
 
 def _allowed(info: Any) -> str:
@@ -45,7 +83,7 @@ def rules_command(
 @handle_errors
 def _guide(game: str) -> None:
     get_game(game)  # an unknown game is refused with the list of games, like every command
-    guide = Markdown(load_guide(game).markdown, hyperlinks=False)
+    guide = CardColours(Markdown(load_guide(game).markdown, hyperlinks=False))
     out = console()
     if out.is_terminal:
         # A terminal gets a pager (with colours); a pipe or file gets the plain text.

@@ -4,6 +4,7 @@ help of both games points at it."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
@@ -141,3 +142,40 @@ def test_card_pictures_take_the_colours_of_the_cards() -> None:
     assert styles["[▒▒▒]"].color == Style.parse("blue").color
     assert styles["[Joker 1]"].color == Style.parse("magenta").color
     assert not any(s.text.startswith("[8D]") for s in coloured)  # not cut out as a picture
+
+
+@pytest.mark.parametrize(
+    ("env", "colours", "extra"),
+    [
+        ({}, True, {"LESS": "-R"}),  # pydoc runs plain less: tell it to show colours
+        ({"LESS": "-FRX"}, True, {}),
+        ({"LESS": "-F"}, False, {}),
+        ({"PAGER": "less -R"}, True, {}),
+        ({"PAGER": "less"}, False, {}),
+        ({"PAGER": "more"}, False, {}),
+        ({"MANPAGER": "less -r", "PAGER": "more"}, True, {}),
+    ],
+)
+def test_the_pager_gets_colours_only_when_it_shows_them(
+    env: dict[str, str], colours: bool, extra: dict[str, str]
+) -> None:
+    assert info_cmds.pager_colours(env) == (colours, extra)
+
+
+def test_less_is_told_to_show_colours_only_while_paging(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LESS", "PAGER", "MANPAGER"):
+        monkeypatch.delenv(name, raising=False)
+    seen: list[str | None] = []
+
+    class Pager:
+        def show(self, content: str) -> None:
+            seen.append(os.environ.get("LESS"))
+
+    class Terminal(Console):
+        def pager(self, *args: Any, **kwargs: Any) -> Any:
+            return super().pager(pager=Pager(), **kwargs)
+
+    monkeypatch.setattr(info_cmds, "console", lambda **_: Terminal(force_terminal=True, width=80))
+    result = CliRunner().invoke(app, ["rules", "perils"])
+    assert result.exit_code == 0, result.output
+    assert seen == ["-R"] and "LESS" not in os.environ

@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Annotated, Any
 
 import typer
@@ -85,12 +89,43 @@ def _guide(game: str) -> None:
     get_game(game)  # an unknown game is refused with the list of games, like every command
     guide = CardColours(Markdown(load_guide(game).markdown, hyperlinks=False))
     out = console()
-    if out.is_terminal:
-        # A terminal gets a pager (with colours); a pipe or file gets the plain text.
-        with out.pager(styles=True):
-            out.print(guide)
-    else:
+    if not out.is_terminal:
+        out.print(guide)  # a pipe or a file gets the plain text
+        return
+    colours, extra_env = pager_colours(os.environ)
+    with _environ(extra_env), out.pager(styles=colours):
         out.print(guide)
+
+
+def pager_colours(env: Mapping[str, str]) -> tuple[bool, dict[str, str]]:
+    """(send colours to the pager?, variables to set while it runs).
+
+    The pager is the one Python's pydoc picks: `$MANPAGER` or `$PAGER`, else `less`. Plain
+    `less` shows colour codes as junk unless told `-R`, so without a `$LESS` of their own
+    people get `LESS=-R`; a pager of their own choosing gets colours only when it is `less`
+    with `-R` or `-r`, and plain text otherwise.
+    """
+    pager = env.get("MANPAGER") or env.get("PAGER")
+    if pager:
+        return bool(re.search(r"\bless\b.*\s-[a-zA-Z]*[rR]", pager)), {}
+    less = env.get("LESS")
+    if less is None:
+        return True, {"LESS": "-R"}
+    return bool(re.search(r"[rR]", less)), {}
+
+
+@contextmanager
+def _environ(extra: Mapping[str, str]) -> Iterator[None]:
+    saved = {key: os.environ.get(key) for key in extra}
+    os.environ.update(extra)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def _option_json(info: OptionInfo) -> dict[str, Any]:

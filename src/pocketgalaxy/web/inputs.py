@@ -154,11 +154,15 @@ def _describe(ch: str) -> str:
     return f"U+{ord(ch):04X}" + (f" ({name})" if name else "")
 
 
-def check_string(value: str, path: tuple[str | int, ...], limits: TextLimits) -> None:
+def check_string(
+    value: str, path: tuple[str | int, ...], limits: TextLimits, *, key: bool = False
+) -> None:
     """Refuse a string that is not Unicode text, holds control characters or is too long."""
-    field = _where(path)
-    free = _is_free_text(path)
-    if free:
+    field = f"a key in {_where(path)}" if key else _where(path)
+    free = not key and _is_free_text(path)
+    if key:
+        limit, kind = limits.field, "a key"
+    elif free:
         limit, kind = limits.text, "free text"
     elif path and path[-1] == "name":
         limit, kind = limits.name, "a name"
@@ -191,7 +195,7 @@ def check_strings(
         check_string(data, path, limits)
     elif isinstance(data, dict):
         for key, value in data.items():
-            check_string(key, (*path, "(a key)"), limits)
+            check_string(key, path, limits, key=True)
             check_strings(value, limits, (*path, key))
     elif isinstance(data, list):
         for i, value in enumerate(data):

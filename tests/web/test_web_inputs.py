@@ -281,3 +281,20 @@ def test_the_checks_name_the_field_and_what_is_allowed():
         "action": {"descriptions": ["a\tb\n"]}}
     assert inputs.sendable("ok \udc80") == "ok \ufffd"
     assert inputs.sendable("fine") == "fine"
+
+
+def test_a_game_whose_stored_action_holds_a_surrogate_stays_readable(
+        client, create, bearer, hub):
+    """An action row written before these checks existed: replayed, sent with U+FFFD."""
+    gid, tokens, texts = _teller_to_describe(client, create, bearer)
+    old = {"type": "DescribePathways", "descriptions": ["a door \ud800 here"] * len(texts)}
+    hub.store.append_action(gid, 1, 1, old, "person", outcome=None)
+    del hub.live[gid]  # as after a restart: rebuilt from the store on the next request
+    for state in _readable(client, gid, tokens, bearer):
+        assert state["index"] == 2
+    hero = client.get(f"/api/games/{gid}/state?seat=0", headers=bearer(tokens[0])).json()
+    assert "a door \ufffd here" in json.dumps(hero["view"], ensure_ascii=False)
+    with client.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_json({"type": "hello", "seat": 0, "token": tokens[0]})
+        snap = ws.receive_json()
+        assert snap["type"] == "snapshot" and snap["index"] == 2

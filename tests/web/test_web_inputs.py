@@ -298,3 +298,20 @@ def test_a_game_whose_stored_action_holds_a_surrogate_stays_readable(
         ws.send_json({"type": "hello", "seat": 0, "token": tokens[0]})
         snap = ws.receive_json()
         assert snap["type"] == "snapshot" and snap["index"] == 2
+
+
+def test_a_server_bug_on_a_socket_is_answered_and_the_socket_stays_open(
+        client, create, hub, monkeypatch, caplog):
+    gid = create("adventure", [{"kind": "human"}, {"kind": "human"}])["game_id"]
+
+    def broken(*_args, **_kw):
+        raise RuntimeError("a bug in attach")
+
+    monkeypatch.setattr(hub, "attach", broken)
+    with caplog.at_level(logging.ERROR), client.websocket_connect(f"/ws/{gid}") as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["error"]["code"] == "server/error"
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+    # A bug is not bad input: it is logged with its traceback.
+    assert any(r.exc_info and isinstance(r.exc_info[1], RuntimeError) for r in caplog.records)

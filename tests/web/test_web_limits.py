@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from pocketgalaxy.web.limits import LimitError, Limits, TokenBucket
+from pocketgalaxy.web.limits import LimitError, Limits, TokenBucket, client_address
 from pocketgalaxy.web.server import create_app
 from pocketgalaxy.web.settings import Settings
 
@@ -207,3 +207,18 @@ def test_a_negative_limit_is_refused():
 
     with pytest.raises(OptionsError, match="client_sockets=-1 must be >= 0"):
         Settings.from_env({"POCKETGALAXY_CLIENT_SOCKETS": "-1"})
+
+
+@pytest.mark.parametrize(
+    ("client", "counted_as"),
+    [
+        (("203.0.113.7", 5000), "203.0.113.7"),
+        (("2001:db8:1:2:aaaa:bbbb:cccc:dddd", 5000), "2001:db8:1:2::/64"),
+        (("2001:db8:1:2::1", 5000), "2001:db8:1:2::/64"),
+        (("::ffff:198.51.100.9", 5000), "198.51.100.9"),
+        (("testclient", 50000), "testclient"),
+        (None, "unknown"),
+    ],
+)
+def test_the_client_an_address_counts_as(client, counted_as):
+    assert client_address({"type": "http", "client": client}) == counted_as

@@ -1,11 +1,12 @@
 """Per-client and server-wide limits: token buckets, socket counts, a bounded table of clients.
 
 A client is its address as the ASGI server reports it (`request.client.host`,
-`ws.client.host`); behind a reverse proxy, uvicorn's `--proxy-headers` and
-`--forwarded-allow-ips` decide what that is. Per client: REST requests per second, games created
-per hour, open WebSockets, and WebSocket messages per second across all its sockets. Server-wide:
-live (unfinished) games and open WebSockets. Every limit is a `Settings` field; 0 turns a limit
-off. See docs/web.md ("Limits") for the defaults and what each refusal looks like.
+`ws.client.host`; an IPv6 address counts as its /64 network); behind a reverse proxy, uvicorn's
+`--proxy-headers` and `--forwarded-allow-ips` decide what that is. Per client: REST requests per
+second, games created per hour, open WebSockets, and WebSocket messages per second across all its
+sockets. Server-wide: live (unfinished) games and open WebSockets. Every limit is a `Settings`
+field; 0 turns a limit off. See docs/web.md ("Limits") for the defaults and what each refusal
+looks like.
 
 Memory stays bounded: a client whose buckets have refilled and who has no socket open is dropped
 (forgetting it changes nothing), and the table never holds more than `client_table_size` clients.
@@ -13,6 +14,7 @@ Memory stays bounded: a client whose buckets have refilled and who has no socket
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from collections import OrderedDict
@@ -206,11 +208,24 @@ class Limits:
 
 
 def client_address(scope: Scope) -> str:
-    """The client's address as the ASGI server reports it (see the module docstring)."""
+    """The client as the limits count it: its IPv4 address, or its IPv6 /64 network.
+
+    One IPv6 subscriber usually holds a whole /64, so counting single IPv6 addresses would let
+    one client rotate through billions of them.
+    """
     client = scope.get("client")
-    if client and client[0]:
-        return str(client[0])
-    return UNKNOWN_CLIENT
+    if not client or not client[0]:
+        return UNKNOWN_CLIENT
+    host = str(client[0])
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host  # not an IP (a test client, a Unix socket): counted as it is
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class RequestLimit:

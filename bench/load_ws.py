@@ -34,6 +34,9 @@ import httpx
 from websockets.asyncio.client import connect
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+UNLIMITED = {f"POCKETGALAXY_{name}": "0" for name in (
+    "CLIENT_REQUESTS_PER_S", "CLIENT_GAMES_PER_HOUR", "CLIENT_SOCKETS", "CLIENT_MESSAGES_PER_S",
+    "MAX_LIVE_GAMES", "MAX_CONNECTIONS")}
 
 
 def _free_port() -> int:
@@ -52,10 +55,11 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
          str(port), "--database-url", db, "--data-dir", str(data_dir), "--bot-delay-ms", "0",
          "--log-level", "info"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        # The per-connection message limit guards against abuse; this script's clients answer
-        # instantly on purpose, so its own server lifts the limit to measure capacity instead.
+        # The message, request and connection limits guard against abuse; this script's clients
+        # all come from one address and answer instantly on purpose, so its own server lifts
+        # them (0 = no limit) to measure capacity instead.
         env={**os.environ, "PYTHONUNBUFFERED": "1", "POCKETGALAXY_RATE_PER_S": "10000",
-             "POCKETGALAXY_RATE_BURST": "10000"},
+             "POCKETGALAXY_RATE_BURST": "10000", **UNLIMITED},
     )
     assert proc.stdout is not None
     for line in proc.stdout:

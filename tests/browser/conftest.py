@@ -9,6 +9,7 @@ Shared helpers and drivers are in browserkit.py.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,11 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
         contexts.append(context)
         page = context.new_page()
         page.problems = []
+        # Playwright's own wait_for_function compiles its predicate with eval inside the page,
+        # which the pages' Content-Security-Policy (no 'unsafe-eval') rightly refuses; poll
+        # through page.evaluate instead (DevTools evaluation is not governed by the CSP).
+        page.wait_for_function = lambda expression, arg=None, timeout=None: _poll(
+            page, expression, arg, WAIT_MS if timeout is None else timeout)
         page.on("pageerror", lambda exc: page.problems.append(f"page error: {exc}"))
         page.on(
             "console",
@@ -76,6 +82,18 @@ def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
     for context in contexts:
         context.close()
     assert not problems, "errors in the pages:\n" + "\n".join(problems)
+
+
+def _poll(page: Any, expression: str, arg: Any, timeout_ms: float) -> Any:
+    """Evaluate `expression` (with `arg`) every 50 ms until it is truthy; then return it."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        value = page.evaluate(expression, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"waited {timeout_ms:g} ms for {expression!r}")
+        page.wait_for_timeout(50)
 
 
 def _expected_console_error(text: str) -> bool:

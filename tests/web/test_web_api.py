@@ -95,7 +95,7 @@ def test_tokens_are_stored_only_as_hashes(client, create, hub):
         ({"game": "perils", "players": 2, "options": {"theme": "/etc/passwd.toml"},
           "seats": [{"kind": "bot"}] * 2}, "options/invalid"),
         ({"game": "adventure", "players": 2, "seats": [{"kind": "human", "name": "x" * 41}] * 2},
-         "request/malformed"),
+         "text/too_long"),
         ({"game": "adventure", "players": 2, "turn_clock_s": 0, "seats": [{"kind": "bot"}] * 2},
          "request/malformed"),
         ({"game": "adventure", "players": "two", "seats": [{"kind": "bot"}] * 2},

@@ -110,7 +110,7 @@ def test_every_bad_message_is_refused_and_the_socket_stays_open(client, create, 
             ({"type": "act", "action": {"type": "RequestCard", "target": 1 - mover,
                                         "card": "S1" * 9000}, "index": 0}, "message/too_large"),
             ({"type": "act", "action": {"type": "RequestCard", "target": 1 - mover,
-                                        "card": "S1" * 1500}, "index": 0}, "action/malformed"),
+                                        "card": "S1" * 1500}, "index": 0}, "text/too_long"),
             ({"type": "hello", "seat": mover, "token": tokens[mover], "extra": 1},
              "action/malformed"),
         ]

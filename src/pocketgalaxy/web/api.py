@@ -1,23 +1,50 @@
 """REST routes (JSON). Every refusal is `{"error": {"code", "message", "legal"}}` with a 4xx status.
 
 The routes are thin: they read the request, ask the hub, and return what `payloads` builds.
+Every body is checked before FastAPI or the hub reads it (`CheckedRoute`): bounded JSON and valid
+text in every string (web/inputs.py), so nothing reaches the store that could not be sent back.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.options import describe_options
-from pocketgalaxy.web import payloads
+from pocketgalaxy.web import inputs, payloads
 from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.hub import Hub
+from pocketgalaxy.web.limits import Limits, client_address
 
-router = APIRouter(prefix="/api")
+
+class CheckedRoute(APIRoute):
+    """A route whose JSON body passes `inputs.checked_json` before anything else reads it."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def checked(request: Request) -> Response:
+            body = await request.body()  # cached: FastAPI reads the same bytes afterwards
+            if body:
+                code = ("action/malformed" if request.url.path.endswith("/actions")
+                        else "request/malformed")
+                s = request.app.state.settings
+                limits = inputs.TextLimits(
+                    text=s.max_text_len, name=s.max_name_len, field=s.max_field_len)
+                inputs.checked_json(inputs.decode_utf8(body, code=code), limits,
+                                    malformed_code=code)
+            return await handler(request)
+
+        return checked
+
+
+router = APIRouter(prefix="/api", route_class=CheckedRoute)
 
 
 class SeatRequest(BaseModel):
@@ -81,7 +108,11 @@ AuthHeader = Annotated[str | None, Header(alias="Authorization")]
 @router.post("/games", status_code=201)
 async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     """Create a game; the reply holds every human seat's token and link (shown only once)."""
-    return _hub(request).create(
+    hub = _hub(request)
+    limits: Limits = request.app.state.limits
+    address = client_address(request.scope)
+    limits.check_new_game(address, sum(1 for g in hub.live.values() if not g.session.is_over))
+    made = hub.create(
         body.game,
         body.players,
         body.options,
@@ -89,6 +120,8 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         takeover_after_s=body.takeover_after_s,
         turn_clock_s=body.turn_clock_s,
     )
+    limits.game_created(address)
+    return made
 
 
 @router.get("/games")

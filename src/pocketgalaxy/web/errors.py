@@ -43,6 +43,16 @@ _EXACT = {
     "record/not_finished": 409,
     "message/too_large": 413,
     "message/rate_limited": 429,
+    "request/rate_limited": 429,
+    "limit/games_per_hour": 429,
+    "limit/connections": 429,
+    "limit/live_games": 503,
+    "text/invalid": 400,
+    "text/too_long": 400,
+    "message/too_deep": 400,
+    "message/number_too_long": 400,
+    "message/malformed_json": 400,
+    "server/error": 500,
     "store/failed": 503,
 }
 

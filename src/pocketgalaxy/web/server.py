@@ -4,11 +4,16 @@
 (static/ is written by the page side: `/` the lobby, `/play/{id}`, `/replay/{id}`, `/static/...`).
 `run(host=, port=, database_url=, data_dir=)` prints the address and serves until stopped.
 `python -m pocketgalaxy.web.server --port 8123` does the same from a shell (tests and bench use it).
+
+Around the app, outermost first: `headers.SecurityHeaders` (every HTTP response), the per-client
+request limit (`limits.RequestLimit`, `/api/` only) and `BodyLimit`. Replies are `SafeJSONResponse`:
+text that cannot be encoded never turns a reply into a failure.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,9 +26,11 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pocketgalaxy.core.errors import PocketGalaxyError
-from pocketgalaxy.web import api, guide, payloads, ws
+from pocketgalaxy.web import api, guide, inputs, payloads, ws
 from pocketgalaxy.web.errors import WebError, status_for
+from pocketgalaxy.web.headers import SecurityHeaders
 from pocketgalaxy.web.hub import AgentMaker, AgentNames, GamesLookup, Hub
+from pocketgalaxy.web.limits import LimitError, Limits, RequestLimit
 from pocketgalaxy.web.settings import Settings
 from pocketgalaxy.web.store import Store
 
@@ -34,6 +41,15 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class SafeJSONResponse(JSONResponse):
+    """JSON replies that always encode: a lone surrogate is sent as U+FFFD, never a failure."""
+
+    def render(self, content: Any) -> bytes:
+        text = json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None,
+                          separators=(",", ":"))
+        return inputs.sendable(text).encode("utf-8")
 
 
 class BodyLimit:
@@ -69,7 +85,7 @@ class BodyLimit:
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         err = WebError("message/too_large", f"a request body may be at most {self.limit} bytes")
-        response = JSONResponse(payloads.error_body(err), status_code=413)
+        response = SafeJSONResponse(payloads.error_body(err), status_code=413)
         await response(scope, receive, send)
 
 
@@ -104,14 +120,21 @@ def create_app(
         summary="Play Perils & Pathways and Adventure Cards online.",
         version="1",
         lifespan=lifespan,
+        default_response_class=SafeJSONResponse,
     )
+    limits = Limits(settings)
     app.state.hub = hub
     app.state.settings = settings
+    app.state.limits = limits
     app.add_middleware(BodyLimit, limit=settings.max_message_bytes)
+    app.add_middleware(RequestLimit, limits=limits)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(PocketGalaxyError)
     async def _refusal(_request: Request, exc: PocketGalaxyError) -> JSONResponse:
-        return JSONResponse(payloads.error_body(exc), status_code=status_for(exc.code))
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, LimitError) else None
+        return SafeJSONResponse(payloads.error_body(exc), status_code=status_for(exc.code),
+                                headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -121,13 +144,14 @@ def create_app(
             for e in exc.errors()[:5]
         )
         err = WebError(code, f"bad request: {problems}")
-        return JSONResponse(payloads.error_body(err), status_code=400)
+        return SafeJSONResponse(payloads.error_body(err), status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = "request/not_found" if exc.status_code == 404 else f"http/{exc.status_code}"
         err = WebError(code, str(exc.detail))
-        return JSONResponse(payloads.error_body(err), status_code=exc.status_code)
+        return SafeJSONResponse(payloads.error_body(err), status_code=exc.status_code,
+                                headers=exc.headers)
 
     app.include_router(api.router)
     app.include_router(guide.router)  # the How to play pages, /rules and /rules/{game}

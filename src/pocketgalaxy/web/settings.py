@@ -18,6 +18,17 @@ _ENV = {
     "bot_delay_ms": "POCKETGALAXY_BOT_DELAY_MS",
     "rate_per_s": "POCKETGALAXY_RATE_PER_S",
     "rate_burst": "POCKETGALAXY_RATE_BURST",
+    # Limits at the edge (web/limits.py, web/inputs.py); 0 turns a count or rate limit off.
+    "max_field_len": "POCKETGALAXY_MAX_FIELD_LEN",
+    "client_requests_per_s": "POCKETGALAXY_CLIENT_REQUESTS_PER_S",
+    "client_requests_burst": "POCKETGALAXY_CLIENT_REQUESTS_BURST",
+    "client_games_per_hour": "POCKETGALAXY_CLIENT_GAMES_PER_HOUR",
+    "client_sockets": "POCKETGALAXY_CLIENT_SOCKETS",
+    "client_messages_per_s": "POCKETGALAXY_CLIENT_MESSAGES_PER_S",
+    "client_messages_burst": "POCKETGALAXY_CLIENT_MESSAGES_BURST",
+    "max_live_games": "POCKETGALAXY_MAX_LIVE_GAMES",
+    "max_connections": "POCKETGALAXY_MAX_CONNECTIONS",
+    "client_table_size": "POCKETGALAXY_CLIENT_TABLE_SIZE",
 }
 
 
@@ -47,6 +58,27 @@ class Settings:
     """How long a new WebSocket may stay silent before its hello."""
     lobby_limit: int = 100
     """Most games listed by the lobby."""
+    # -- limits at the edge (web/limits.py, web/inputs.py); 0 turns a count or rate limit off --
+    max_field_len: int = 200
+    """Longest string that is neither free text nor a name (card codes, bot specs, tokens)."""
+    client_requests_per_s: float = 20.0
+    """REST requests per second from one client address (token bucket)."""
+    client_requests_burst: int = 60
+    """REST requests one client address may send at once before its rate applies."""
+    client_games_per_hour: int = 60
+    """Games one client address may create per hour (that many at once, then refilled)."""
+    client_sockets: int = 16
+    """WebSockets one client address may hold open at once."""
+    client_messages_per_s: float = 40.0
+    """WebSocket messages per second from one client address, across all its sockets."""
+    client_messages_burst: int = 80
+    """Messages one client address may send at once before its rate applies."""
+    max_live_games: int = 1000
+    """Unfinished games in the server's memory; creating one more is refused (503)."""
+    max_connections: int = 2000
+    """Open WebSockets in the whole server."""
+    client_table_size: int = 10_000
+    """Most client addresses the limits remember (idle ones are forgotten first)."""
 
     @classmethod
     def from_env(
@@ -82,6 +114,10 @@ def _typed(values: dict[str, Any]) -> dict[str, Any]:
                 out[name] = int(value)
             elif name in ("rate_per_s", "hello_timeout_s"):
                 out[name] = float(value)
+            elif name in _LIMIT_INTS:
+                out[name] = int(value)
+            elif name in _LIMIT_FLOATS:
+                out[name] = float(value)
             elif name == "data_dir":
                 out[name] = Path(value)
             else:
@@ -92,4 +128,15 @@ def _typed(values: dict[str, Any]) -> dict[str, Any]:
         raise OptionsError(f"server setting port={out['port']} is outside 0..65535")
     if "bot_delay_ms" in out and out["bot_delay_ms"] < 0:
         raise OptionsError(f"server setting bot_delay_ms={out['bot_delay_ms']} must be >= 0")
+    if "max_field_len" in out and out["max_field_len"] < 1:
+        raise OptionsError(f"server setting max_field_len={out['max_field_len']} must be >= 1")
+    for name in (*_LIMIT_INTS, *_LIMIT_FLOATS):
+        if name in out and name != "max_field_len" and out[name] < 0:
+            raise OptionsError(f"server setting {name}={out[name]} must be >= 0 (0: no limit)")
     return out
+
+
+_LIMIT_INTS = ("max_field_len", "client_requests_burst", "client_games_per_hour",
+               "client_sockets", "client_messages_burst", "max_live_games", "max_connections",
+               "client_table_size")
+_LIMIT_FLOATS = ("client_requests_per_s", "client_messages_per_s")

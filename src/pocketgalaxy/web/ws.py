@@ -1,45 +1,33 @@
 """The WebSocket handler `/ws/{game_id}`: hello, act, ping; errors keep the socket open.
 
-Inbound messages are checked in a fixed order: size (`message/too_large`), rate
-(`message/rate_limited`), JSON shape (`action/malformed`), then the hub's own checks. Outbound
-messages go through the connection's queue (see `hub.Conn`), drained here by a writer task.
+A new socket counts against its client's and the server's connection caps (over one: an error
+`limit/connections`, then close code 1013 "try again later"). Inbound messages are checked in a
+fixed order: size (`message/too_large`), rate per connection and per client across all its
+sockets (`message/rate_limited`), UTF-8 and bounded JSON (`web.inputs`: `action/malformed`,
+`message/too_deep`, `message/number_too_long`), every string (`text/invalid`, `text/too_long`),
+the message's shape (`action/malformed`), then the hub's own checks. Every refusal is a reply and
+the socket stays open. Outbound messages go through the connection's queue (see `hub.Conn`),
+drained here by a writer task.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import time
+import logging
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from pocketgalaxy.core.errors import PocketGalaxyError
-from pocketgalaxy.web import payloads
+from pocketgalaxy.web import inputs, payloads
 from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.hub import Conn, Hub, LiveGame, encode
+from pocketgalaxy.web.limits import LimitError, Limits, TokenBucket, client_address
+
+log = logging.getLogger("pocketgalaxy.web")
 
 _TYPES = ["hello", "act", "ping"]
-
-
-class TokenBucket:
-    """`rate` messages per second on average, `burst` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.capacity = float(burst)
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 async def _writer(ws: WebSocket, conn: Conn) -> None:
@@ -47,7 +35,9 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
         message = await conn.queue.get()
         if message is None:
             break
-        await ws.send_text(message if isinstance(message, str) else encode(message))
+        text = message if isinstance(message, str) else encode(message)
+        # Never fail a reader on text that cannot be encoded (see inputs.sendable).
+        await ws.send_text(inputs.sendable(text))
     with contextlib.suppress(Exception):
         await ws.close(code=1008 if conn.queue.qsize() else 1000)
 
@@ -55,11 +45,30 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
 async def websocket_endpoint(ws: WebSocket, game_id: str) -> None:
     """Serve one WebSocket for one game until the client leaves."""
     hub: Hub = ws.app.state.hub
-    settings = hub.settings
+    limits: Limits = ws.app.state.limits
+    address = client_address(ws.scope)
     await ws.accept()
+    try:
+        limits.open_socket(address)
+    except LimitError as exc:
+        with contextlib.suppress(Exception):
+            await ws.send_text(encode(payloads.error_message(exc)))
+            await ws.close(code=1013)  # "try again later"
+        return
+    try:
+        await _serve(ws, hub, limits, address, game_id)
+    finally:
+        limits.close_socket(address)
+
+
+async def _serve(ws: WebSocket, hub: Hub, limits: Limits, address: str, game_id: str) -> None:
+    settings = hub.settings
     conn = Conn(settings.outbound_queue)
     writer = asyncio.create_task(_writer(ws, conn))
-    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
+    loop = asyncio.get_running_loop()
+    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst, loop.time())
+    text_limits = inputs.TextLimits(
+        text=settings.max_text_len, name=settings.max_name_len, field=settings.max_field_len)
     try:
         while not conn.closed:
             timeout = settings.hello_timeout_s if conn.game_id is None else None
@@ -76,25 +85,27 @@ async def websocket_endpoint(ws: WebSocket, game_id: str) -> None:
                 raw_bytes = message.get("bytes") or b""
                 size = len(raw_bytes)
             else:
-                size = len(raw.encode("utf-8"))
+                size = len(raw.encode("utf-8", "surrogatepass"))
             if size > settings.max_message_bytes:
                 conn.push(payloads.error_message(WebError(
                     "message/too_large",
                     f"a message may be at most {settings.max_message_bytes} bytes, not {size}")))
                 continue
-            if not bucket.take():
-                conn.push(payloads.error_message(WebError(
-                    "message/rate_limited",
-                    f"at most {settings.rate_per_s:g} messages per second; this one was dropped")))
+            refusal = _rate_refusal(settings.rate_per_s, bucket.take(loop.time()),
+                                    limits, address)
+            if refusal is not None:
+                conn.push(payloads.error_message(refusal))
                 continue
             try:
-                text = raw if raw is not None else raw_bytes.decode("utf-8")
-                await _handle(hub, conn, game_id, text)
+                text = raw if raw is not None else inputs.decode_utf8(raw_bytes)
+                data = inputs.checked_json(text, text_limits)
+                await _handle(hub, conn, game_id, data)
             except PocketGalaxyError as exc:
                 conn.push(payloads.error_message(exc))
-            except UnicodeDecodeError:
-                conn.push(payloads.error_message(
-                    WebError("action/malformed", "messages must be UTF-8 JSON text")))
+            except Exception:  # a server bug: log it, answer, keep the socket
+                log.exception("unexpected error on a WebSocket of game %s", game_id)
+                conn.push(payloads.error_message(WebError(
+                    "server/error", "the server failed to handle this message; it is logged")))
     except WebSocketDisconnect:
         pass
     finally:
@@ -104,13 +115,24 @@ async def websocket_endpoint(ws: WebSocket, game_id: str) -> None:
             await writer
 
 
-async def _handle(hub: Hub, conn: Conn, game_id: str, text: str) -> None:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise WebError(
-            "action/malformed", f"message is not JSON: {exc.msg}", allowed=_TYPES
-        ) from exc
+def _rate_refusal(
+    rate: float, wait: float, limits: Limits, address: str
+) -> WebError | None:
+    """`message/rate_limited` when this socket or its client (all sockets) is over its rate."""
+    if wait:
+        return WebError(
+            "message/rate_limited",
+            f"at most {rate:g} messages per second on one connection; this one was dropped")
+    if limits.take_message(address):
+        s = limits.settings
+        return WebError(
+            "message/rate_limited",
+            f"at most {s.client_messages_per_s:g} messages per second from one address across "
+            "all its connections; this one was dropped")
+    return None
+
+
+async def _handle(hub: Hub, conn: Conn, game_id: str, data: Any) -> None:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise WebError(
             "action/malformed", "a message is a JSON object with a 'type'", allowed=_TYPES

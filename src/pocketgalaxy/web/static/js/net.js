@@ -46,7 +46,6 @@ export class GameSocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
-      this.attempt = 0;
       // Always from 0: the page rebuilds its whole picture from the snapshot after a reconnect,
       // so nothing is lost whatever happened while it was away.
       ws.send(JSON.stringify({ type: "hello", seat: this.seat, token: this.token, since: 0 }));
@@ -63,6 +62,9 @@ export class GameSocket {
         return;
       }
       if (msg && typeof msg.index === "number") this.since = msg.index;
+      // The backoff restarts only once the server really let us in: a socket refused by a
+      // connection limit (error limit/connections, close 1013) keeps backing off.
+      if (msg && msg.type === "snapshot") this.attempt = 0;
       this.onMessage(msg);
     });
     ws.addEventListener("close", () => {

@@ -24,6 +24,8 @@ function applyAttrs(node, attrs) {
     else if (key === "aria") for (const [k, v] of Object.entries(value)) node.setAttribute(`aria-${k}`, String(v));
     else if (key === "disabled" || key === "checked" || key === "selected" || key === "hidden") node[key] = Boolean(value);
     else if (key === "value") node.value = String(value);
+    // Through the CSSOM: a style attribute would be refused by the Content-Security-Policy.
+    else if (key === "style") node.style.cssText = String(value);
     else node.setAttribute(key, value === true ? "" : String(value));
   }
 }

@@ -1,4 +1,4 @@
-"""The same seed gives the same report in every process, whatever the string hash seed.
+"""The same seed gives the same output in every process, whatever the string hash seed.
 
 Python salts the hash of every string afresh in each process (PYTHONHASHSEED), so a set of
 card codes, or a dict built from one, iterates in a different order in every run. One process
@@ -6,6 +6,10 @@ has one salt, so a test inside it can never see such an order reach a decision. 
 run the `simulate` and `tournament` commands in separate processes with different salts, and
 with `--workers 2`, and compare the `--no-timing --json` output byte for byte, for both games
 and every computer player (small settings, so the whole file runs in well under a minute).
+
+The last test does the same for what the shells send out: every seat's and the watcher's view
+JSON, the legal actions and the filtered events that web/payloads.py assembles, and the RL
+observations, masks, infos and text renderings, along seeded games with computer players.
 """
 
 from __future__ import annotations
@@ -101,6 +105,67 @@ def test_same_bytes_in_every_process(outputs: dict[str, list[str]], name: str) -
             f"{name}: PYTHONHASHSEED={salt} {' '.join(extra)} differs from PYTHONHASHSEED=1 at "
             + _first_difference(first, text)
         )
+
+
+SHELL_SCRIPT = r"""
+import hashlib, json, sys
+import numpy as np
+from pocketgalaxy.rl.driver import GameDriver
+
+digest = hashlib.sha256()
+def put(obj):
+    digest.update(json.dumps(obj).encode())  # no sort_keys: key order is output too
+    digest.update(b"|")
+
+CONFIGS = [
+    ("adventure", 4, {1: "forgetful:level=easy", 2: "ismcts:iterations=15", 3: "memory"}),
+    ("adventure", 3, {1: "forgetful:level=hard", 2: "random"}),
+    ("perils", 2, {1: "teller"}),
+    ("perils", 2, {1: "teller:style=adaptive"}),
+]
+for game, players, bots in CONFIGS:
+    options = {"teller_policy": "human"} if "style=" in bots.get(1, "") else None
+    driver = GameDriver(game, players=players, bots=bots, options=options)
+    for seed in (3, 8):
+        driver.new_game(seed)
+        session = driver.live
+        pick = np.random.default_rng(seed)
+        steps = 0
+        while driver.to_act is not None and steps < 400:
+            seat = driver.to_act
+            obs = driver.observation(seat)
+            put([seat, obs["observation"].tobytes().hex(), obs["action_mask"].tobytes().hex()])
+            put([driver.info(seat), driver.render_text(seat), driver.render_text(None)])
+            for s in [*range(players), None]:
+                put(session.view(s).to_json())
+                put([e.to_json() for e in session.events_for(s)])
+            put([a.to_json() for a in session.legal_actions(seat)])
+            driver.act(seat, int(pick.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+        outcome = session.outcome
+        put([steps, outcome.to_json() if outcome is not None else None])
+        put(session.record.to_json())
+print(digest.hexdigest())
+"""
+
+
+def test_views_events_legal_and_rl_outputs_are_the_same_in_every_process() -> None:
+    def run(salt: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", SHELL_SCRIPT],
+            env={**os.environ, "PYTHONHASHSEED": salt},
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.strip()
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        first, second = pool.map(run, ["1", "2"])
+    assert len(first) == 64
+    assert first == second, "views, events, legal lists or RL outputs depend on the hash seed"
 
 
 def test_the_cases_cover_every_computer_player() -> None:

@@ -1,0 +1,24 @@
+"""The planner's memo of pathway scores gives what a fresh computation gives, whatever the
+process scored before (otherwise `--workers N` and a game replayed alone would differ)."""
+
+from __future__ import annotations
+
+from pocketgalaxy.agents.perils_planner import _PERIL, _Sim, model_for
+from pocketgalaxy.games.perils.options import PerilsOptions
+
+
+def test_a_score_does_not_depend_on_the_scores_before_it() -> None:
+    differ = []
+    for keep in (0, 5, 9, 12):
+        model = model_for(PerilsOptions(), 5, keep=keep)
+        for d in range(2, 11):
+            for lv in ([0, 0, 0], [2, 2, 2], [3, 3, 3]):
+                for h in (1, 3):
+                    for items in range(8, 16):
+                        peril = (_PERIL, 0, d)
+                        fresh = _Sim(model).score(peril, lv, h, items + 1)
+                        used = _Sim(model)
+                        used.score(peril, lv, h, items)
+                        if used.score(peril, lv, h, items + 1) != fresh:
+                            differ.append((keep, d, lv, h, items))
+    assert differ == []

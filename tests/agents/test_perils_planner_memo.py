@@ -3,7 +3,14 @@ process scored before (otherwise `--workers N` and a game replayed alone would d
 
 from __future__ import annotations
 
-from pocketgalaxy.agents.perils_planner import _PERIL, _Sim, model_for
+from pocketgalaxy.agents.perils_planner import (
+    _ARCHETYPE_VALUES,
+    _PERIL,
+    PlannerHero,
+    _Sim,
+    model_for,
+)
+from pocketgalaxy.games.perils.content import load_theme
 from pocketgalaxy.games.perils.options import PerilsOptions
 
 
@@ -22,3 +29,18 @@ def test_a_score_does_not_depend_on_the_scores_before_it() -> None:
                         if used.score(peril, lv, h, items + 1) != fresh:
                             differ.append((keep, d, lv, h, items))
     assert differ == []
+
+
+def test_an_archetype_value_does_not_depend_on_the_options_valued_before() -> None:
+    """Two rule sets that differ only in the starting health (with a fixed reset health, so
+    the compact model is the same) must not share a memoised archetype value."""
+    hero = PlannerHero(1)
+    low = PerilsOptions(start_health=2, reset_health=3)
+    high = PerilsOptions(start_health=6, reset_health=3)
+    theme = load_theme(low.theme, low.archetype_schema)
+    arch = theme.archetypes[0]
+    _ARCHETYPE_VALUES.clear()
+    fresh = hero._archetype_value(high, theme, arch.id, arch.cards)
+    _ARCHETYPE_VALUES.clear()
+    hero._archetype_value(low, theme, arch.id, arch.cards)
+    assert hero._archetype_value(high, theme, arch.id, arch.cards) == fresh

@@ -539,7 +539,7 @@ class PlannerHero(Agent):
         else:
             start = hearts if hearts > 0 else opts.max_health
         sim = sim_for(model_for(opts, start, self.keep_items))
-        key = (sim.m, theme.source, theme.id, arch_id)
+        key = (sim.m, start, theme.source, theme.id, arch_id)  # the model may not hold start
         got = _ARCHETYPE_VALUES.get(key)
         if got is not None:
             return got

@@ -1,5 +1,5 @@
-"""The planner's memo of pathway scores gives what a fresh computation gives, whatever the
-process scored before (otherwise `--workers N` and a game replayed alone would differ)."""
+"""The planner's memo tables (pathway scores, archetype values) give what a fresh computation
+gives, whatever the process computed before (else `--workers N` and a game alone would differ)."""
 
 from __future__ import annotations
 

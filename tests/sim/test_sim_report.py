@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
-from pocketgalaxy.sim.report import adventure_report, adventure_tables, perils_report, perils_tables
+from pocketgalaxy.sim.report import (
+    TIMING_KEYS,
+    adventure_report,
+    adventure_tables,
+    perils_report,
+    perils_tables,
+    without_timing,
+)
 from pocketgalaxy.sim.runner import GameResult
 
 
@@ -69,6 +76,47 @@ def test_perils_report_by_archetype() -> None:
     assert report["rounds"]["mean"] == 25
     text = _text(perils_tables(report))
     assert "pilot" in text and "scout" in text and "95% CI" in text
+
+
+def _keys(data: object) -> set[str]:
+    """Every key at any depth of a JSON-like value."""
+    if isinstance(data, dict):
+        return set(data) | {k for v in data.values() for k in _keys(v)}
+    if isinstance(data, list):
+        return {k for v in data for k in _keys(v)}
+    return set()
+
+
+def test_without_timing_drops_only_the_timing_fields_at_any_depth() -> None:
+    specs = ("memory", "random")
+    results = [_result(0, specs, (0,)), _result(1, specs, (1,))]
+    report = adventure_report(results, seed=1, options={}, specs=specs, rotate=True)
+    assert {"games_per_second", "ms_per_decision", "seconds_in_games"} <= _keys(report)
+    bare = without_timing(report)
+    assert not _keys(bare) & set(TIMING_KEYS)
+    assert _keys(report) - _keys(bare) == {"games_per_second", "ms_per_decision",
+                                           "seconds_in_games"}
+    assert bare["timing"] == {"decisions": 10, "mean_decisions": 5.0}  # counts stay
+    assert bare["by_kind"]["memory"]["successes"] == report["by_kind"]["memory"]["successes"]
+    assert "ms_per_decision" in report["by_kind"]["memory"]  # the report itself is untouched
+    nested = {"bots": [{"bot": "a", "seconds_per_decision": 0.1, "decisions": 3}]}
+    assert without_timing(nested) == {"bots": [{"bot": "a", "decisions": 3}]}
+
+
+def test_tables_without_timing_leave_out_the_speed() -> None:
+    specs = ("memory", "random")
+    adventure = adventure_report(
+        [_result(0, specs, (0,))], seed=1, options={}, specs=specs, rotate=True
+    )
+    assert "games/s" in _text(adventure_tables(adventure))
+    assert "ms/decision" in _text(adventure_tables(adventure))
+    bare = _text(adventure_tables(without_timing(adventure)))
+    assert "games/s" not in bare and "ms/decision" not in bare and "memory" in bare
+    perils = perils_report([_result(0, ("rulebased", "teller"), (0,), archetype="pilot")],
+                           seed=2, options={})
+    assert "games/s" in _text(perils_tables(perils))
+    text = _text(perils_tables(without_timing(perils)))
+    assert "games/s" not in text and "decisions per game" in text
 
 
 def _text(renderable: object) -> str:

@@ -115,3 +115,18 @@ def test_the_command_prints_tables_or_json() -> None:
     assert data["game"] == "adventure" and data["players"] == 2
     bad = runner.invoke(app, ["tournament", "adventure", "--bots", "memory,nobody", "-n", "2"])
     assert bad.exit_code != 0 and "nobody" in bad.output
+
+
+def test_no_timing_leaves_out_seconds_per_decision_in_json_and_tables() -> None:
+    runner = CliRunner()
+    args = ["tournament", "perils", "--heroes", "rulebased,random", "--tellers", "fair", "-n", "2",
+            "--seed", "1", "--bootstrap", "0"]
+    timed = runner.invoke(app, [*args, "--json"])
+    bare = runner.invoke(app, [*args, "--json", "--no-timing"])
+    assert timed.exit_code == 0 and bare.exit_code == 0, bare.output
+    assert "seconds_per_decision" in timed.output and "seconds_per_decision" not in bare.output
+    assert _untimed(json.loads(timed.output)) == json.loads(bare.output)
+    table = runner.invoke(app, [*args, "--no-timing"])
+    assert table.exit_code == 0 and "rulebased" in table.output
+    assert "ms/decision" not in table.output
+    assert "ms/decision" in runner.invoke(app, args).output

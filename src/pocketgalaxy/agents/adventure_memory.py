@@ -143,11 +143,13 @@ class Memory:
                 where = self.loc.pop(card)
                 if where >= SLOT:
                     self.slot_face.pop(where - SLOT, None)
+        # Sets of strings iterate in hash order, which changes with every process: sorted, so
+        # each draw meets the same card in every run of a seed.
         for lacked in self.lacks:
-            for card in list(lacked):
+            for card in sorted(lacked):
                 if below(scale) < limit:
                     lacked.discard(card)
-        for card in list(self.gave_away):
+        for card in sorted(self.gave_away):
             if below(scale) < limit:
                 self.gave_away.discard(card)
 

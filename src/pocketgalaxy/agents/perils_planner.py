@@ -164,6 +164,9 @@ class _Sim:
         self._reps: dict[SimCard, tuple[int, tuple[tuple[int, int], ...]]] = {}
         self._scores: dict[tuple[Any, ...], float] = {}
         self._uses: dict[tuple[Any, ...], int] = {}
+        # Above this many items a score no longer changes (the policy's reserve is `keep`), so
+        # the memo key may cap there; a lower cap would make a score depend on the process's past.
+        self._score_items = max(_ITEM_CAP, m.keep + 2)
 
     # -- odds ---------------------------------------------------------------------------
     def chance(self, lv: Sequence[int], s: int, d: int, k: int) -> float:
@@ -241,7 +244,7 @@ class _Sim:
             return 2.5
         if kind == -1:
             return 0.0  # nothing to tell the pathways apart
-        key = (reps, lv[0], lv[1], lv[2], h, min(items, _ITEM_CAP))
+        key = (reps, lv[0], lv[1], lv[2], h, min(items, self._score_items))
         got = self._scores.get(key)
         if got is None:
             got = sum(self._peril_value(lv, t, v, h, items) for t, v in reps) / len(reps)
@@ -536,7 +539,7 @@ class PlannerHero(Agent):
         else:
             start = hearts if hearts > 0 else opts.max_health
         sim = sim_for(model_for(opts, start, self.keep_items))
-        key = (sim.m, theme.source, theme.id, arch_id)
+        key = (sim.m, start, theme.source, theme.id, arch_id)  # the model may not hold start
         got = _ARCHETYPE_VALUES.get(key)
         if got is not None:
             return got

@@ -20,7 +20,13 @@ from pocketgalaxy.cli.common import (
 )
 from pocketgalaxy.core.options import options_to_json
 from pocketgalaxy.registry import get_game
-from pocketgalaxy.sim.report import adventure_report, adventure_tables, perils_report, perils_tables
+from pocketgalaxy.sim.report import (
+    adventure_report,
+    adventure_tables,
+    perils_report,
+    perils_tables,
+    without_timing,
+)
 from pocketgalaxy.sim.runner import run_many
 
 simulate_app = typer.Typer(
@@ -30,7 +36,10 @@ simulate_app = typer.Typer(
 PERILS_SIM_DEFAULTS = {"teller_policy": "approve_all"}
 """Bot against bot there is no plan text worth judging, so plans are approved (rules.md, PP-A7)."""
 
-
+NO_TIMING_HELP = (
+    "Leave out the timing fields (seconds, games/s, ms per decision): the report of a seed is"
+    " then the same bytes in every run, with any --workers."
+)
 
 
 @simulate_app.command("perils")
@@ -66,6 +75,7 @@ def simulate_perils(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (no progress bar).")
     ] = False,
+    no_timing: Annotated[bool, typer.Option("--no-timing", help=NO_TIMING_HELP)] = False,
 ) -> None:
     """The Hero's win rate with 95% Wilson intervals, overall and by archetype."""
     check_counts(n, workers)
@@ -87,7 +97,7 @@ def simulate_perils(
             vary=vary,
         )
     report = perils_report(results, seed=master, options=options_to_json(options))
-    emit_report(report, as_json, perils_tables)
+    emit_report(without_timing(report) if no_timing else report, as_json, perils_tables)
 
 
 @simulate_app.command("adventure")
@@ -118,6 +128,7 @@ def simulate_adventure(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (no progress bar).")
     ] = False,
+    no_timing: Annotated[bool, typer.Option("--no-timing", help=NO_TIMING_HELP)] = False,
 ) -> None:
     """Win shares by seat and by computer player, game length and the first-player edge."""
     check_counts(n, workers)
@@ -147,4 +158,4 @@ def simulate_adventure(
     report = adventure_report(
         results, seed=master, options=options_to_json(options), specs=specs, rotate=rotate
     )
-    emit_report(report, as_json, adventure_tables)
+    emit_report(without_timing(report) if no_timing else report, as_json, adventure_tables)

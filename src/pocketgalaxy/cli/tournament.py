@@ -20,7 +20,9 @@ from pocketgalaxy.cli.common import (
     pick_seed,
     progress_bar,
 )
+from pocketgalaxy.cli.simulate_cmd import NO_TIMING_HELP
 from pocketgalaxy.registry import get_game
+from pocketgalaxy.sim.report import without_timing
 from pocketgalaxy.sim.tournament import (
     adventure_tournament,
     perils_tournament,
@@ -35,8 +37,6 @@ tournament_app = typer.Typer(
 
 _OPTION_HELP = "A rule option key=value (repeatable)."
 _WORKERS_HELP = "Processes to use (the report is the same as with one)."
-
-
 
 
 def _check(n: int, workers: int, bootstrap: int) -> None:
@@ -71,6 +71,7 @@ def tournament_adventure(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (no progress bar).")
     ] = False,
+    no_timing: Annotated[bool, typer.Option("--no-timing", help=NO_TIMING_HELP)] = False,
 ) -> None:
     """Every bot in every seat equally often: win rates, ratings and seconds per decision."""
     _check(n, workers, bootstrap)
@@ -87,7 +88,7 @@ def tournament_adventure(
             progress=progress,
             bootstrap=bootstrap,
         )
-    emit_report(report, as_json, tournament_tables)
+    emit_report(without_timing(report) if no_timing else report, as_json, tournament_tables)
 
 
 @tournament_app.command("perils")
@@ -119,6 +120,7 @@ def tournament_perils(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (no progress bar).")
     ] = False,
+    no_timing: Annotated[bool, typer.Option("--no-timing", help=NO_TIMING_HELP)] = False,
 ) -> None:
     """Every Hero under every Teller on the same deals: win rates and ratings."""
     _check(n, workers, bootstrap)
@@ -135,7 +137,7 @@ def tournament_perils(
             progress=progress,
             bootstrap=bootstrap,
         )
-    emit_report(report, as_json, tournament_tables)
+    emit_report(without_timing(report) if no_timing else report, as_json, tournament_tables)
 
 
 def register(app: typer.Typer) -> None:

@@ -54,8 +54,10 @@ class Event:
         data: dict[str, Any] = {"type": type(self).__name__}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, (tuple, frozenset)):
+            if isinstance(value, tuple):
                 value = list(value)
+            elif isinstance(value, frozenset):  # sorted: a set's order is the process's hash salt
+                value = sorted(value)
             data[f.name] = value
         return data
 

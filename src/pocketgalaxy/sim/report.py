@@ -20,6 +20,19 @@ from pocketgalaxy.sim.stats import summary, versus_constant, wilson
 
 SHARED_WIN_NOTE = "a shared win counts as 1/k to each of its k winners"
 
+TIMING_KEYS = ("seconds_in_games", "games_per_second", "ms_per_decision", "seconds_per_decision")
+"""Report fields that measure time: the only ones that differ between runs of the same seed."""
+
+
+def without_timing(report: Any) -> Any:
+    """A copy of a report (simulate or tournament) without its timing fields, at any depth, so
+    two runs of the same seed can be compared byte for byte (`--no-timing`)."""
+    if isinstance(report, dict):
+        return {k: without_timing(v) for k, v in report.items() if k not in TIMING_KEYS}
+    if isinstance(report, list):
+        return [without_timing(v) for v in report]
+    return report
+
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -103,11 +116,8 @@ def perils_tables(report: dict[str, Any]) -> RenderableType:
     )
     reasons = Text("endings: " + ", ".join(f"{k} {v}" for k, v in report["reasons"].items()))
     t = report["timing"]
-    speed = Text(
-        f"{t['games_per_second']:.0f} games/s per worker, {t['mean_decisions']:.1f} decisions "
-        "per game",
-        style="dim",
-    )
+    rate = f"{t['games_per_second']:.0f} games/s per worker, " if "games_per_second" in t else ""
+    speed = Text(f"{rate}{t['mean_decisions']:.1f} decisions per game", style="dim")
     return Group(head, table, length, reasons, speed)
 
 
@@ -215,17 +225,15 @@ def adventure_tables(report: dict[str, Any]) -> RenderableType:
             _ci(d),
         )
     kinds = Table(title="Win share by computer player (per seat played)")
-    for col in ("player", "seats played", "wins", "win rate", "95% CI", "ms/decision"):
+    timed = all("ms_per_decision" in d for d in report["by_kind"].values())
+    columns = ("player", "seats played", "wins", "win rate", "95% CI")
+    for col in (*columns, "ms/decision") if timed else columns:
         kinds.add_column(col, justify="left" if col == "player" else "right")
     for kind, d in report["by_kind"].items():
-        kinds.add_row(
-            kind,
-            str(d["seats_played"]),
-            f"{d['successes']:.1f}",
-            _pct(d["rate"]),
-            _ci(d),
-            f"{d['ms_per_decision']:.3f}",
-        )
+        cells = [kind, str(d["seats_played"]), f"{d['successes']:.1f}", _pct(d["rate"]), _ci(d)]
+        if timed:
+            cells.append(f"{d['ms_per_decision']:.3f}")
+        kinds.add_row(*cells)
     t = report["turns"]
     fp = report["first_player"]
     lines = Text.assemble(
@@ -239,5 +247,7 @@ def adventure_tables(report: dict[str, Any]) -> RenderableType:
         f"{100 * fp['advantage']['ci_high']:+.1f})",
     )
     tm = report["timing"]
+    if "games_per_second" not in tm:
+        return Group(head, seats, kinds, lines)
     speed = Text(f"{tm['games_per_second']:.1f} games/s per worker", style="dim")
     return Group(head, seats, kinds, lines, speed)

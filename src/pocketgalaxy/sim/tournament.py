@@ -305,10 +305,13 @@ def _pct(x: float) -> str:
 def _bot_table(title: str, rows: list[dict[str, Any]], ratings: list[dict[str, Any]]) -> Table:
     rated = {r["name"]: r for r in ratings}
     table = Table(title=title)
+    timed = all("seconds_per_decision" in row for row in rows)
     columns = ["bot", "games", "win rate", "95% CI"]
     if rated:
         columns.append("Elo (95% bootstrap)")
-    for col in (*columns, "ms/decision"):
+    if timed:
+        columns.append("ms/decision")
+    for col in columns:
         table.add_column(col, justify="left" if col == "bot" else "right")
     for row in rows:
         cells = [
@@ -320,7 +323,8 @@ def _bot_table(title: str, rows: list[dict[str, Any]], ratings: list[dict[str, A
         if rated:
             r = rated[row["bot"]]
             cells.append(f"{r['elo']:.0f} ({r['ci_low']:.0f} to {r['ci_high']:.0f})")
-        cells.append(f"{1000 * row['seconds_per_decision']:.2f}")
+        if timed:
+            cells.append(f"{1000 * row['seconds_per_decision']:.2f}")
         table.add_row(*cells)
     return table
 

@@ -212,9 +212,10 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         function of the narration seed, the round, the cards and the earlier descriptions)."""
         theme = self.theme(state.options)
         sense = self.sense(state)
-        key = (state.narration_seed, state.round, tuple(state.pathways), len(state.history),
-               state.history[-1] if state.history else "", state.options.hint_fidelity,
-               theme.source, theme.id, sense)
+        # Every earlier description is in the key: a text is new only against all of them, and
+        # a shorter key would let another game of this process decide this one's words.
+        key = (state.narration_seed, state.round, tuple(state.pathways), tuple(state.history),
+               state.options.hint_fidelity, theme.source, theme.id, sense)
         cached = _SUGGESTIONS.get(key)
         if cached is None:
             if len(_SUGGESTIONS) > 512:

@@ -47,6 +47,9 @@ class Settings:
     """How long a new WebSocket may stay silent before its hello."""
     lobby_limit: int = 100
     """Most games listed by the lobby."""
+    allow_empty: bool = False
+    """Start even if the data folder's marker says games existed and the database has none
+    (`--allow-empty`; deliberately no environment variable, so it cannot stay on by accident)."""
 
     @classmethod
     def from_env(

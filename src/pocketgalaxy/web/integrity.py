@@ -73,7 +73,8 @@ def load(
     """Check a stored game and return `build(row, actions, rules)`; refuse it if it is damaged.
 
     A game marked damaged before is refused at once unless `recheck`. With `record` (the server)
-    the verdict is stored: a new reason is written, a game that passes again is cleared. Raises
+    the verdict is logged and stored: a new reason is written, a game that passes again is
+    cleared. Raises
     `WebError` `game/unknown` or `record/damaged`.
     """
     try:
@@ -95,9 +96,10 @@ def load(
             log.warning("game %s passes its integrity check again; cleared", game_id)
             _store_verdict(store, game_id, None)
         return result
-    log.error("game %s is damaged: %s", game_id, reason)
-    if record and reason != row.damage:
-        _store_verdict(store, game_id, reason)
+    if record:  # the server logs and stores what it found; a tool reports it itself
+        log.error("game %s is damaged: %s", game_id, reason)
+        if reason != row.damage:
+            _store_verdict(store, game_id, reason)
     raise DamagedGame(game_id, reason)
 
 

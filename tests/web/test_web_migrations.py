@@ -5,6 +5,7 @@ game (on SQLite and PostgreSQL)."""
 from __future__ import annotations
 
 import fnmatch
+import threading
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -192,6 +193,28 @@ def test_a_database_from_before_migrations_keeps_every_game(
                     assert {k: after[row["id"]][k] for k in fixed} == {k: row[k] for k in fixed}
         assert conn.execute(sa.select(sa.func.count()).select_from(games_table)
                             .where(games_table.c.damage.is_not(None))).scalar_one() == 0
+
+
+def test_servers_starting_at_once_upgrade_once(engine: sa.Engine, database_url: str) -> None:
+    barrier = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def open_store() -> None:
+        try:
+            barrier.wait(timeout=30)
+            Store(database_url).dispose()
+        except BaseException as exc:  # reported below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=open_store) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert failures == []
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).all() == [
+            (migrations.head(),)]
 
 
 def test_tables_not_made_by_pocket_galaxy_are_refused(engine: sa.Engine,

@@ -77,8 +77,18 @@ def current(connection: Connection) -> str | None:
 
 
 def upgrade(engine: Engine, target: str = "head") -> None:
-    """Bring the database at `engine` to `target` (the newest revision unless told otherwise)."""
+    """Bring the database at `engine` to `target` (the newest revision unless told otherwise).
+
+    Servers starting at once on one database upgrade it once: the work runs under a lock
+    (PostgreSQL: a transaction-scoped advisory lock; SQLite: BEGIN IMMEDIATE), and whoever
+    gets it second finds the database already upgraded.
+    """
+    if target == "head":
+        with engine.connect() as conn:
+            if current(conn) == head():
+                return  # the usual case: no lock taken
     with engine.begin() as conn:
+        _lock(conn)
         found = current(conn)
         if found == head() and target == "head":
             return
@@ -101,6 +111,17 @@ def upgrade(engine: Engine, target: str = "head") -> None:
         except CommandError as exc:  # pragma: no cover - a broken revision chain
             raise SchemaError(f"the database schema cannot be upgraded: {exc}") from exc
         log.info("database schema at revision %s", current(conn))
+
+
+_LOCK_KEY = 0x506F636B47616C  # "PockGal": this schema's advisory lock on PostgreSQL
+
+
+def _lock(conn: Connection) -> None:
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
+    elif conn.dialect.name == "sqlite":
+        # pysqlite opens no transaction before DDL; take the write lock now (waits busy_timeout).
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _check_legacy(conn: Connection, tables: set[str]) -> None:

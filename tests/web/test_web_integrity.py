@@ -327,3 +327,18 @@ def test_the_server_process_stops_with_a_clear_message(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "Pocket Galaxy cannot start: the database file" in proc.stderr
     assert "Traceback" not in proc.stderr and "Uvicorn running" not in proc.stderr
+
+
+def test_a_damaged_game_is_logged_once_not_per_request(
+    server_settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = server_settings.resolved_database_url
+    with running(server_settings) as client:
+        made = new_game(client)
+        play(client, made, 3)
+    sql(url, "DELETE FROM actions WHERE game_id = :g AND idx = 1", g=made["game_id"])
+    with caplog.at_level("ERROR", logger="pocketgalaxy.web"), running(server_settings) as client:
+        for _ in range(5):
+            assert client.get(f"/api/games/{made['game_id']}").status_code == 409
+    found = [r for r in caplog.records if "is damaged: its action log" in r.getMessage()]
+    assert len(found) == 1

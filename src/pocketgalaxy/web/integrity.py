@@ -85,7 +85,7 @@ def load(
         raise DamagedGame(game_id, reason) from exc
     if row is None:
         raise WebError("game/unknown", f"no game {game_id!r}")
-    if row.unreadable is None and row.damage is not None and not recheck:
+    if row.damage is not None and not recheck:  # found before: refused without a new check
         raise DamagedGame(game_id, row.damage)
     try:
         result = _checked(store, row, rules_for, build)

@@ -342,3 +342,24 @@ def test_a_damaged_game_is_logged_once_not_per_request(
             assert client.get(f"/api/games/{made['game_id']}").status_code == 409
     found = [r for r in caplog.records if "is damaged: its action log" in r.getMessage()]
     assert len(found) == 1
+
+
+def test_a_database_that_is_away_is_not_a_damaged_game(
+    server_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = server_settings.resolved_database_url
+    with running(server_settings) as client:
+        made = new_game(client)
+        play(client, made, 2)
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        del hub.live[made["game_id"]]  # as if evicted: the next request loads it
+
+        def away(*_args: Any) -> None:
+            raise sa.exc.OperationalError("SELECT", {}, Exception("connection refused"))
+
+        with monkeypatch.context() as m:
+            m.setattr(hub.store, "load_game", away)
+            res = client.get(f"/api/games/{made['game_id']}")
+            assert res.status_code == 503 and res.json()["error"]["code"] == "store/failed"
+        assert client.get(f"/api/games/{made['game_id']}").json()["index"] == 2
+    assert stored_damage(url, made["game_id"]) is None

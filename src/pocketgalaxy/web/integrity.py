@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import DatabaseError
+from sqlalchemy.exc import DatabaseError, OperationalError
 
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import GameRules
@@ -74,11 +74,13 @@ def load(
 
     A game marked damaged before is refused at once unless `recheck`. With `record` (the server)
     the verdict is logged and stored: a new reason is written, a game that passes again is
-    cleared. Raises
-    `WebError` `game/unknown` or `record/damaged`.
+    cleared. Raises `WebError` `game/unknown`, `record/damaged`, or `store/failed` (503) when
+    the database cannot be reached (that is no verdict on the game).
     """
     try:
         row = store.load_game(game_id)
+    except OperationalError as exc:  # the database is away or busy: not the game's fault
+        raise _unavailable(exc) from exc
     except DatabaseError as exc:
         reason = f"its row cannot be read from the database ({_db_detail(exc)})"
         log.error("game %s is damaged: %s", game_id, reason)
@@ -103,6 +105,11 @@ def load(
     raise DamagedGame(game_id, reason)
 
 
+def _unavailable(exc: OperationalError) -> WebError:
+    log.error("the database cannot be read: %s", _db_detail(exc))
+    return WebError("store/failed", "the database cannot be read just now; try again")
+
+
 def _store_verdict(store: Store, game_id: str, reason: str | None) -> None:
     try:
         store.set_damage(game_id, reason)
@@ -121,6 +128,8 @@ def _checked(store: Store, row: GameRow, rules_for: RulesFor, build: Build[T]) -
         actions = store.load_actions(row.id)
     except UnreadableRow as exc:
         raise Damage(exc.reason) from exc
+    except OperationalError as exc:
+        raise _unavailable(exc) from exc
     except DatabaseError as exc:
         raise Damage(f"its action rows cannot be read ({_db_detail(exc)})") from exc
     check_sequence(row, actions)
@@ -232,8 +241,10 @@ def check_all(store: Store, rules_for: RulesFor) -> list[Verdict]:
             load(store, game_id, rules_for, replay, recheck=True, record=False)
         except DamagedGame as exc:
             damage = exc.reason
-        except WebError:
-            continue  # deleted meanwhile
+        except WebError as exc:
+            if exc.code == "game/unknown":
+                continue  # deleted meanwhile
+            raise
         try:
             row = store.load_game(game_id)
         except DatabaseError:

@@ -178,7 +178,8 @@ def test_serve_calls_the_web_server_lazily(monkeypatch: pytest.MonkeyPatch) -> N
     )
     assert result.exit_code == 0, result.output
     assert calls == [
-        {"host": "127.0.0.1", "port": 9001, "database_url": None, "data_dir": "/tmp/pg-data"}
+        {"host": "127.0.0.1", "port": 9001, "database_url": None, "data_dir": "/tmp/pg-data",
+         "allow_empty": False}
     ]
 
 

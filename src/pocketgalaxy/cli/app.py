@@ -36,6 +36,7 @@ app.command("serve")(serve_command)
 COMMAND_MODULES: tuple[str, ...] = (
     "pocketgalaxy.cli.tournament_cmd",
     "pocketgalaxy.cli.tournament",
+    "pocketgalaxy.cli.db_cmd",  # db check, db backup
 )
 """Optional command modules: each, when present, exposes `register(app)`."""
 

@@ -193,8 +193,16 @@ def serve_command(
             "--data-dir", envvar="POCKETGALAXY_DATA_DIR", help="Folder for the web table's data."
         ),
     ] = None,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty",
+            help="Start even if the data folder says games existed and the database has none.",
+        ),
+    ] = False,
 ) -> None:
     """Serve the web table (FastAPI) on HOST:PORT."""
     from pocketgalaxy.web.server import run  # lazily: the terminal does not need the web stack
 
-    run(host=host, port=port, database_url=database_url, data_dir=data_dir)
+    run(host=host, port=port, database_url=database_url, data_dir=data_dir,
+        allow_empty=allow_empty)

@@ -27,13 +27,12 @@ from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.core.errors import IllegalActionError, MalformedActionError, PocketGalaxyError
 from pocketgalaxy.core.game import Action, GameRules
 from pocketgalaxy.core.options import options_from_json, options_to_json
-from pocketgalaxy.core.record import GameRecord
 from pocketgalaxy.core.rng import new_seed
 from pocketgalaxy.session import Session
-from pocketgalaxy.web import payloads
+from pocketgalaxy.web import integrity, payloads
 from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.settings import Settings
-from pocketgalaxy.web.store import GameRow, StaleWrite, Store, now
+from pocketgalaxy.web.store import ActionRow, GameRow, StaleWrite, Store, now
 from pocketgalaxy.web.themes import guard_options
 from pocketgalaxy.web.tokens import hash_token, new_token, token_matches
 
@@ -190,15 +189,18 @@ class Hub:
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
-        """Rebuild every unfinished game from its action log and set its bots and clocks going."""
-        for game_id in self.store.unfinished_ids():
+        """Check and rebuild every unfinished game from its action log and set its bots and
+        clocks going; games marked damaged are checked again (see web/integrity.py)."""
+        running = self.store.unfinished_ids()
+        for game_id in running + [g for g in self.store.damaged_ids() if g not in running]:
             try:
-                live = self._load(game_id)
+                live = self._load(game_id, recheck=True)
             except PocketGalaxyError as exc:
-                log.error("game %s cannot be rebuilt: %s", game_id, exc)
+                log.error("game %s cannot be rebuilt: %s", game_id, exc.message)
                 continue
-            self.live[game_id] = live
-            self._after_change(live)
+            if game_id in running:
+                self.live[game_id] = live
+                self._after_change(live)
 
     async def stop(self) -> None:
         self.closing = True
@@ -385,21 +387,20 @@ class Hub:
             self._after_change(live)
         return live
 
-    def _load(self, game_id: str) -> LiveGame:
-        row = self.store.load_game(game_id)
-        if row is None:
-            raise WebError("game/unknown", f"no game {game_id!r}")
-        rules = self.rules_for(row.game)
+    def _load(self, game_id: str, *, recheck: bool = False) -> LiveGame:
+        """Rebuild a stored game; 409 `record/damaged` if it fails its integrity check."""
+        return integrity.load(self.store, game_id, self.rules_for, self._build, recheck=recheck)
+
+    def _build(
+        self, row: GameRow, actions: list[ActionRow], rules: GameRules[Any, Any]
+    ) -> LiveGame:
+        game_id = row.id
         seats = [SeatInfo.from_json(s) for s in row.seats]
-        actions = self.store.load_actions(game_id)
-        record = GameRecord(
-            game=row.game, options=row.options, players=row.players, seed=row.seed,
-            pinned=row.pinned, actions=[(a.seat, a.action) for a in actions],
-            meta=self._meta(game_id, seats),
-        )
+        record = integrity.record_of(row, actions, self._meta(game_id, seats))
         agents = {s.seat: self._agent_for(rules.name, s, row.players) for s in seats
                   if s.kind == "bot" or s.takeover}
         session = Session.from_record(rules, record, agents=agents)
+        integrity.check_end(row, session)
         return LiveGame(
             id=game_id, rules=rules, session=session, seats=seats,
             creator_token_hash=row.creator_token_hash, takeover_after_s=row.takeover_after_s,

@@ -156,14 +156,17 @@ def summary(live: LiveGame) -> dict[str, Any]:
 
 
 def lobby_entry(row: GameRow, title: str, open_seats: list[int]) -> dict[str, Any]:
+    """A lobby line; a damaged game (web/integrity.py) is `status: damaged` with its reason."""
+    damage = row.problem
     return {
         "game_id": row.id,
         "game": row.game,
         "title": title,
         "players": row.players,
-        "status": row.status,
-        "open_seats": open_seats,
+        "status": "damaged" if damage else row.status,
+        "open_seats": [] if damage else open_seats,
         "created_at": row.created_at.isoformat(),
+        "damage": damage,
     }
 
 

@@ -13,7 +13,9 @@ text that cannot be encoded never turns a reply into a failure.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -32,7 +34,7 @@ from pocketgalaxy.web.headers import SecurityHeaders
 from pocketgalaxy.web.hub import AgentMaker, AgentNames, GamesLookup, Hub
 from pocketgalaxy.web.limits import LimitError, Limits, RequestLimit
 from pocketgalaxy.web.settings import Settings
-from pocketgalaxy.web.store import Store
+from pocketgalaxy.web.store import Store, StoreOpenError
 
 STATIC = Path(__file__).parent / "static"
 
@@ -103,7 +105,8 @@ def create_app(
     """The web app. `games`, `make_agent` and `agent_names` replace the registries (for tests)."""
     settings = settings or Settings.from_env()
     Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
-    store = Store(settings.resolved_database_url)
+    store = Store(settings.resolved_database_url, data_dir=Path(settings.data_dir),
+                  allow_empty=settings.allow_empty)  # StoreOpenError: see run()
     hub = Hub(store, settings, games=games, make_agent=make_agent, agent_names=agent_names)
 
     @asynccontextmanager
@@ -187,6 +190,7 @@ def run(
     *,
     bot_delay_ms: int | None = None,
     log_level: str = "info",
+    allow_empty: bool = False,
 ) -> None:
     """Serve until stopped; arguments beat POCKETGALAXY_* variables, which beat the defaults."""
     import uvicorn
@@ -195,7 +199,12 @@ def run(
         host=host, port=port, database_url=database_url,
         data_dir=Path(data_dir) if data_dir is not None else None, bot_delay_ms=bot_delay_ms,
     )
-    app = create_app(settings)
+    settings = dataclasses.replace(settings, allow_empty=allow_empty)
+    try:
+        app = create_app(settings)
+    except StoreOpenError as exc:  # a missing, emptied or unreadable database: say so and stop
+        print(f"Pocket Galaxy cannot start: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from exc
     print(
         f"Pocket Galaxy is serving on http://{settings.host}:{settings.port}/ "
         f"(database {_safe_url(settings.resolved_database_url)})",
@@ -225,9 +234,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data-dir")
     parser.add_argument("--bot-delay-ms", type=int)
     parser.add_argument("--log-level", default="info")
+    parser.add_argument("--allow-empty", action="store_true",
+                        help="start even if the data folder says games existed and none are found")
     args = parser.parse_args(argv)
     run(args.host, args.port, args.database_url, args.data_dir, bot_delay_ms=args.bot_delay_ms,
-        log_level=args.log_level)
+        log_level=args.log_level, allow_empty=args.allow_empty)
 
 
 if __name__ == "__main__":

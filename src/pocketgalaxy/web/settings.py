@@ -79,6 +79,9 @@ class Settings:
     """Open WebSockets in the whole server."""
     client_table_size: int = 10_000
     """Most client addresses the limits remember (idle ones are forgotten first)."""
+    allow_empty: bool = False
+    """Start even if the data folder's marker says games existed and the database has none
+    (`--allow-empty`; deliberately no environment variable, so it cannot stay on by accident)."""
 
     @classmethod
     def from_env(

@@ -1,25 +1,44 @@
 """Durable storage (SQLAlchemy 2.x): a game is its record, so we keep its inputs and its action log.
 
 Two tables. `games` holds what was chosen at creation (game, options, players, seed or pinned deal,
-seats with token HASHES, creator token hash, takeover and clock settings) plus status and outcome.
-`actions` holds every accepted action as (game_id, idx, seat, action JSON, who made it), with a
-UNIQUE (game_id, idx) constraint: two writers racing for the same index cannot both win.
+seats with token HASHES, creator token hash, takeover and clock settings) plus status, outcome and
+`damage` (why the integrity check refused the game, NULL while it is sound). `actions` holds every
+accepted action as (game_id, idx, seat, action JSON, who made it), with a UNIQUE (game_id, idx)
+constraint: two writers racing for the same index cannot both win.
 
 Every write is one short transaction; an action row is committed before anyone is told about it.
 SQLite runs in WAL mode with `synchronous=NORMAL` (durable against a killed process) and a busy
 timeout, so concurrent readers do not fail.
+
+Opening a store brings its schema up to date with the Alembic revisions in `web/migrations/`, and,
+given the data folder, compares the database with the folder's marker (`web/marker.py`), so a
+missing or emptied database is a startup error rather than a silent empty server. Rows are read
+defensively: a value that does not decode makes that one game unreadable (`GameRow.unreadable`,
+`UnreadableRow`), never the whole listing or the server's start.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DatabaseError, IntegrityError
+
+from pocketgalaxy.web import marker as data_marker
+from pocketgalaxy.web.marker import StoreOpenError
+
+__all__ = [
+    "ActionRow", "GameRow", "StaleWrite", "Store", "StoreOpenError", "UnreadableRow",
+    "actions_table", "games_table", "metadata", "now",
+]
+
+log = logging.getLogger("pocketgalaxy.web")
 
 metadata = sa.MetaData()
 
@@ -41,6 +60,7 @@ games_table = sa.Table(
     sa.Column("action_count", sa.Integer, nullable=False, default=0),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("damage", sa.Text, nullable=True),  # revision 0002
 )
 
 actions_table = sa.Table(
@@ -65,13 +85,43 @@ _COUNT_ACTION = (
 )
 
 
+def _raw(column: sa.Column[Any]) -> Any:
+    """Select a column without SQLAlchemy decoding it, so one bad value cannot raise mid-read.
+
+    JSON comes back as its text (CAST works on SQLite and PostgreSQL alike); times as the driver
+    gives them (a string on SQLite, a datetime on PostgreSQL).
+    """
+    if isinstance(column.type, sa.JSON):
+        return sa.cast(column, sa.Text).label(column.name)
+    if isinstance(column.type, sa.DateTime):
+        return sa.type_coerce(column, sa.Text).label(column.name)
+    return column
+
+
+_RAW_GAME = [_raw(c) for c in games_table.c]
+_RAW_ACTION = [_raw(c) for c in (actions_table.c.idx, actions_table.c.seat,
+                                 actions_table.c.action, actions_table.c.by)]
+
+
 class StaleWrite(Exception):
     """Another action already holds this index (the UNIQUE constraint said no)."""
 
 
+class UnreadableRow(Exception):
+    """A stored value of one game does not decode; `reason` says which and why."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 @dataclass
 class GameRow:
-    """One row of `games`, as plain Python."""
+    """One row of `games`, as plain Python.
+
+    `damage` is the stored verdict of the integrity check. `unreadable` is set by the store when a
+    value of this row does not decode now; the JSON fields are then empty placeholders.
+    """
 
     id: str
     game: str
@@ -88,6 +138,16 @@ class GameRow:
     action_count: int
     created_at: dt.datetime
     updated_at: dt.datetime
+    damage: str | None = None
+    unreadable: str | None = None
+
+    @property
+    def problem(self) -> str | None:
+        """Why this game cannot be played (read now, or stored by the last check), or None."""
+        return self.unreadable or self.damage
+
+
+_STORED_FIELDS = tuple(c.name for c in games_table.c)
 
 
 @dataclass
@@ -106,49 +166,114 @@ def now() -> dt.datetime:
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=5000")  # first: switching to WAL may have to wait
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
 
-class Store:
-    """The games and their action logs, behind any SQLAlchemy URL."""
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL, or None (another database, or in memory)."""
+    sa_url = sa.engine.make_url(url)
+    if sa_url.get_backend_name() != "sqlite" or not sa_url.database:
+        return None
+    if sa_url.database == ":memory:" or sa_url.database.startswith("file:"):
+        return None
+    return Path(sa_url.database)
 
-    def __init__(self, url: str) -> None:
+
+def safe_url(url: str) -> str:
+    """The URL with any password hidden, for messages and the marker."""
+    return sa.engine.make_url(url).render_as_string(hide_password=True)
+
+
+class Store:
+    """The games and their action logs, behind any SQLAlchemy URL.
+
+    `data_dir`: the server's data folder, where the marker lives (see `web/marker.py`); without
+    one (tools, tests) no marker is read or written. `allow_empty`: start even though the marker
+    says games existed and the database has none (and write a fresh marker).
+    """
+
+    def __init__(
+        self, url: str, *, data_dir: Path | None = None, allow_empty: bool = False
+    ) -> None:
+        from pocketgalaxy.web import migrations
+
         self.url = url
         sa_url = sa.engine.make_url(url)
         self.is_sqlite = sa_url.get_backend_name() == "sqlite"
-        if self.is_sqlite and sa_url.database and sa_url.database != ":memory:":
-            Path(sa_url.database).parent.mkdir(parents=True, exist_ok=True)
+        self.marker_path = data_marker.marker_path(data_dir) if data_dir is not None else None
+        expected = data_marker.read(self.marker_path) if self.marker_path else None
+        file = sqlite_path(url)
+        if file is not None:
+            if expected and not allow_empty:
+                data_marker.check_file(file, expected, safe_url(url))
+            file.parent.mkdir(parents=True, exist_ok=True)
         self.engine: Engine = sa.create_engine(url)
         if self.is_sqlite:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        try:
+            migrations.upgrade(self.engine)
+            count = self.count_games()
+        except DatabaseError as exc:
+            self.engine.dispose()
+            raise StoreOpenError(data_marker.explain_unusable(safe_url(url), file, exc)) from exc
+        except migrations.SchemaError as exc:
+            self.engine.dispose()
+            raise StoreOpenError(str(exc)) from exc
+        if expected and not allow_empty:
+            try:
+                data_marker.check_count(expected, count, safe_url(url))
+            except StoreOpenError:
+                self.engine.dispose()
+                raise
+        self._write_marker(count)
 
     def dispose(self) -> None:
         self.engine.dispose()
 
+    def _write_marker(self, count: int | None = None) -> None:
+        if self.marker_path is None:
+            return
+        if count is None:
+            count = self.count_games()
+        try:
+            data_marker.write(self.marker_path, safe_url(self.url), count)
+        except OSError as exc:  # the database matters; a marker we cannot write is a warning
+            log.warning("could not write the data folder marker %s: %s", self.marker_path, exc)
+
     # -- games ------------------------------------------------------------------------
     def insert_game(self, row: GameRow) -> None:
-        values = {f: getattr(row, f) for f in row.__dataclass_fields__}
+        values = {f: getattr(row, f) for f in _STORED_FIELDS}
         with self.engine.begin() as conn:
             conn.execute(games_table.insert().values(**values))
+        self._write_marker()
+
+    def count_games(self) -> int:
+        with self.engine.connect() as conn:
+            value = conn.execute(sa.select(sa.func.count()).select_from(games_table)).scalar_one()
+        return int(value)
 
     def load_game(self, game_id: str) -> GameRow | None:
         with self.engine.connect() as conn:
             found = conn.execute(
-                sa.select(games_table).where(games_table.c.id == game_id)
+                sa.select(*_RAW_GAME).where(games_table.c.id == game_id)
             ).mappings().first()
         return _game_row(found) if found else None
 
     def list_games(self, *, status: str | None = None, limit: int = 100) -> list[GameRow]:
-        query = sa.select(games_table).order_by(games_table.c.created_at.desc()).limit(limit)
+        """The latest games; a game with a problem comes with its seats left out (listing only)."""
+        query = sa.select(*_RAW_GAME).order_by(games_table.c.created_at.desc()).limit(limit)
         if status is not None:
             query = query.where(games_table.c.status == status)
         with self.engine.connect() as conn:
-            return [_game_row(m) for m in conn.execute(query).mappings()]
+            rows = [_game_row(m) for m in conn.execute(query).mappings()]
+        for row in rows:
+            if row.problem:
+                row.seats = []
+        return rows
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -156,6 +281,30 @@ class Store:
                 sa.select(games_table.c.id).where(games_table.c.status == "running")
             )
             return [r[0] for r in rows]
+
+    def damaged_ids(self) -> list[str]:
+        """Games whose last check found damage (checked again at every start)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(games_table.c.id).where(games_table.c.damage.is_not(None))
+                .order_by(games_table.c.id)
+            )
+            return [r[0] for r in rows]
+
+    def all_ids(self) -> list[str]:
+        """Every game id, oldest first (for `db check`)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(games_table.c.id).order_by(games_table.c.created_at, games_table.c.id)
+            )
+            return [r[0] for r in rows]
+
+    def set_damage(self, game_id: str, reason: str | None) -> None:
+        """Store the integrity verdict: the reason a game is damaged, or None when it is sound."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                games_table.update().where(games_table.c.id == game_id).values(damage=reason)
+            )
 
     def update_seats(self, game_id: str, seats: list[dict[str, Any]]) -> None:
         with self.engine.begin() as conn:
@@ -201,14 +350,21 @@ class Store:
             raise StaleWrite(f"action {idx} of game {game_id} is already stored") from exc
 
     def load_actions(self, game_id: str) -> list[ActionRow]:
+        """The game's action rows by index. Raises UnreadableRow if a value does not decode."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(actions_table.c.idx, actions_table.c.seat, actions_table.c.action,
-                          actions_table.c.by)
+                sa.select(*_RAW_ACTION)
                 .where(actions_table.c.game_id == game_id)
                 .order_by(actions_table.c.idx)
             ).all()
-        return [ActionRow(idx=r[0], seat=r[1], action=dict(r[2]), by=r[3]) for r in rows]
+        out = []
+        for idx, seat, action, by in rows:
+            where = f"action row {idx!r} of game {game_id}"
+            out.append(ActionRow(
+                idx=_int(idx, f"{where}: idx"), seat=_int(seat, f"{where}: seat"),
+                action=_json_object(action, f"{where}: action"), by=str(by),
+            ))
+        return out
 
     def count_actions(self, game_id: str) -> int:
         with self.engine.connect() as conn:
@@ -219,25 +375,86 @@ class Store:
         return int(value)
 
 
-def _game_row(m: Any) -> GameRow:
-    def aware(value: dt.datetime) -> dt.datetime:
-        # SQLite drops the zone; everything we write is UTC.
-        return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+# -- decoding, one value at a time ---------------------------------------------------------
+def _json(value: Any, where: str) -> Any:
+    if value is None:
+        return None
+    try:
+        return json.loads(value) if isinstance(value, str | bytes) else value
+    except ValueError as exc:
+        raise UnreadableRow(f"{where} is not valid JSON ({exc})") from exc
 
-    return GameRow(
-        id=m["id"],
-        game=m["game"],
-        options=dict(m["options"] or {}),
-        players=int(m["players"]),
-        seed=m["seed"],
-        pinned=m["pinned"],
-        seats=list(m["seats"]),
-        creator_token_hash=m["creator_token_hash"],
-        takeover_after_s=m["takeover_after_s"],
-        turn_clock_s=m["turn_clock_s"],
-        status=m["status"],
-        outcome=m["outcome"],
-        action_count=int(m["action_count"] or 0),
-        created_at=aware(m["created_at"]),
-        updated_at=aware(m["updated_at"]),
+
+def _json_object(value: Any, where: str, *, optional: bool = False) -> Any:
+    decoded = _json(value, where)
+    if decoded is None and optional:
+        return None
+    if not isinstance(decoded, dict):
+        raise UnreadableRow(f"{where} should be a JSON object, not {_kind(decoded)}")
+    return decoded
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _int(value: Any, where: str, *, optional: bool = False) -> Any:
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UnreadableRow(f"{where} should be a whole number, not {value!r}")
+    return value
+
+
+def _time(value: Any, where: str) -> dt.datetime:
+    try:
+        stamp = value if isinstance(value, dt.datetime) else dt.datetime.fromisoformat(str(value))
+    except ValueError as exc:
+        raise UnreadableRow(f"{where} is not a time ({value!r})") from exc
+    # SQLite drops the zone; everything we write is UTC.
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=dt.UTC)
+
+
+def _game_row(m: Any) -> GameRow:
+    """A GameRow from a raw mapping; a value that does not decode sets `unreadable` instead."""
+    gid = str(m["id"])
+    row = GameRow(
+        id=gid, game=str(m["game"]), options={}, players=0, seed=None, pinned=None, seats=[],
+        creator_token_hash=str(m["creator_token_hash"]), takeover_after_s=None,
+        turn_clock_s=None, status=str(m["status"]), outcome=None, action_count=0,
+        created_at=dt.datetime.fromtimestamp(0, dt.UTC),
+        updated_at=dt.datetime.fromtimestamp(0, dt.UTC), damage=m["damage"],
     )
+    where = f"game {gid}:"
+    # Times first: the listing shows them even for a game whose other values are broken.
+    for name in ("created_at", "updated_at"):
+        try:
+            setattr(row, name, _time(m[name], f"{where} {name}"))
+        except UnreadableRow as exc:
+            row.unreadable = exc.reason
+            return row
+    try:
+        decoded = {
+            "options": _json_object(m["options"], f"{where} options"),
+            "players": _int(m["players"], f"{where} players"),
+            "seed": _int(m["seed"], f"{where} seed", optional=True),
+            "pinned": _json_object(m["pinned"], f"{where} pinned", optional=True),
+            "seats": _seat_list(_json(m["seats"], f"{where} seats"), f"{where} seats"),
+            "takeover_after_s": _int(m["takeover_after_s"], f"{where} takeover_after_s",
+                                     optional=True),
+            "turn_clock_s": _int(m["turn_clock_s"], f"{where} turn_clock_s", optional=True),
+            "outcome": _json_object(m["outcome"], f"{where} outcome", optional=True),
+            "action_count": _int(m["action_count"], f"{where} action_count"),
+        }
+    except UnreadableRow as exc:
+        row.unreadable = exc.reason
+        return row
+    for name, value in decoded.items():
+        setattr(row, name, value)
+    return row
+
+
+def _seat_list(value: Any, where: str) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or not all(isinstance(s, dict) for s in value):
+        raise UnreadableRow(f"{where} should be a list of JSON objects, not {_kind(value)}")
+    return value

@@ -1,0 +1,1 @@
+"""The store's schema revisions, oldest first (Alembic reads every module here)."""

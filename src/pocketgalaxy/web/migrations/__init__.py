@@ -120,7 +120,10 @@ def _lock(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
     elif conn.dialect.name == "sqlite":
-        # pysqlite opens no transaction before DDL; take the write lock now (waits busy_timeout).
+        # pysqlite opens no transaction before DDL; take the write lock now. Servers starting
+        # at once queue here behind one upgrade, which on a loaded machine can outlast the
+        # store's usual 5 s busy timeout: wait up to 60 s for this one-off lock.
+        conn.exec_driver_sql("PRAGMA busy_timeout=60000")
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 

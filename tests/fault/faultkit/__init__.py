@@ -1,0 +1,15 @@
+"""The fault suite's harness: a killable server process, a load driver, a fuzzer and checkers.
+
+A uniquely named package (not conftest) so `from faultkit.server import ...` never picks up another
+folder's helpers when the whole suite runs. Each module has one job:
+
+| module | job |
+|---|---|
+| `scale` | the suite's size (`POCKETGALAXY_FAULT_SCALE` or `--fault-scale`) |
+| `server` | `python -m pocketgalaxy.web.server` as a subprocess: start, SIGKILL, stop, its log |
+| `ledger` | what a client sent and what was acknowledged; checked against stored records |
+| `load` | many games played at once over WebSockets and REST, with kills in between |
+| `fuzz` | seeded generators of hostile WebSocket messages and REST requests |
+| `damage` | damaging a SQLite database the way real accidents do |
+| `report` | the figures the suite writes to test-output/fault-report.json |
+"""

@@ -14,7 +14,6 @@ from collections import Counter
 from pathlib import Path
 
 import httpx
-
 from faultkit import report
 from faultkit.probe import FuzzGame, Unreadable, create_game, fingerprint, lobby_ids, request
 from faultkit.restfuzz import Context, Request, build, operations

@@ -19,13 +19,12 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from websockets.sync.client import ClientConnection, connect
-
 from faultkit import report
 from faultkit.probe import FuzzGame, Unreadable, create_game, fingerprint
 from faultkit.scale import fault_scale
 from faultkit.server import ServerProcess
 from faultkit.wsfuzz import Context, exchange, frame
+from websockets.sync.client import ClientConnection, connect
 
 SEED = 8_2026
 MESSAGES = 2000

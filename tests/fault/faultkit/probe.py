@@ -76,3 +76,21 @@ def lobby_ids(http: httpx.Client) -> str:
     res = request(http, "GET", "/api/games")
     assert res.status_code == 200, res.text
     return json.dumps(sorted((g["game_id"], g["status"], g["open_seats"]) for g in res.json()))
+
+
+def play(http: httpx.Client, game: FuzzGame, steps: int, pick: int = 0) -> int:
+    """Play `steps` legal moves over REST (the `pick`-th legal move, wrapped); the new index."""
+    index = 0
+    for _ in range(steps):
+        watcher = state(http, game, None)
+        index = int(watcher["index"])
+        if watcher["status"] == "over" or watcher["to_act"] is None:
+            break
+        seat = watcher["to_act"]
+        legal = state(http, game, seat)["legal"]
+        res = request(http, "POST", f"/api/games/{game.game_id}/actions",
+                      json={"seat": seat, "action": legal[pick % len(legal)], "index": index},
+                      headers={"Authorization": f"Bearer {game.tokens[seat]}"})
+        assert res.status_code == 200, res.text
+        index = int(res.json()["index"])
+    return index

@@ -45,6 +45,12 @@ def free_port() -> int:
         return port
 
 
+def _inherited() -> dict[str, str]:
+    """This process's environment without server settings that would point elsewhere."""
+    return {k: v for k, v in os.environ.items()
+            if k not in ("POCKETGALAXY_DATABASE_URL", "POCKETGALAXY_DATA_DIR")}
+
+
 class ServerDidNotStart(RuntimeError):
     """The process ended (or never said it listens) before serving; `output` is what it said."""
 
@@ -57,10 +63,11 @@ class ServerDidNotStart(RuntimeError):
 class ServerProcess:
     """One server, restartable on the same port, database and data folder."""
 
-    def __init__(self, data_dir: Path, *, env: dict[str, str] | None = None,
-                 database: Path | None = None) -> None:
+    def __init__(self, data_dir: Path, *, env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
-        self.database = database or data_dir / "fault.sqlite3"
+        # The server's default database: SQLite inside the data folder (no --database-url), so
+        # the folder and its database belong together as in a real installation.
+        self.database = data_dir / "pocketgalaxy.sqlite3"
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
@@ -78,7 +85,6 @@ class ServerProcess:
         cmd = [
             sys.executable, "-m", "pocketgalaxy.web.server",
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--database-url", f"sqlite:///{self.database.as_posix()}",
             "--data-dir", str(self.data_dir),
             "--bot-delay-ms", "0",
             "--log-level", "info",
@@ -87,22 +93,25 @@ class ServerProcess:
         self.output.append(f"--- start {self.starts + 1} ---\n")
         proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, **self.env}, errors="backslashreplace",
+            env={**_inherited(), **self.env}, errors="backslashreplace",
         )
         self.proc = proc
         ready = threading.Event()
+        listening = threading.Event()
 
         def drain() -> None:
             assert proc.stdout is not None
             for line in proc.stdout:
                 self.output.append(line)
                 if "Uvicorn running on" in line:
+                    listening.set()
                     ready.set()
             ready.set()  # the process ended: stop waiting; the check below reports it
 
         self._drain = threading.Thread(target=drain, daemon=True)
         self._drain.start()
-        if not ready.wait(STARTUP_TIMEOUT_S) or proc.poll() is not None:
+        ready.wait(STARTUP_TIMEOUT_S)
+        if not listening.is_set() or proc.poll() is not None:
             self._reap(kill=True)
             raise ServerDidNotStart("".join(self.output[first_line:]), proc.returncode)
         self.starts += 1

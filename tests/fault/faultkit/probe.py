@@ -94,3 +94,20 @@ def play(http: httpx.Client, game: FuzzGame, steps: int, pick: int = 0) -> int:
         assert res.status_code == 200, res.text
         index = int(res.json()["index"])
     return index
+
+
+def error_code(res: httpx.Response) -> str | None:
+    """The error code of a refusal, or None when the body is not the error object."""
+    try:
+        code = res.json()["error"]["code"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return code if isinstance(code, str) else None
+
+
+def try_fingerprint(http: httpx.Client, game: FuzzGame) -> str:
+    """`fingerprint`, or a line saying who could not read the game."""
+    try:
+        return fingerprint(http, game)
+    except Unreadable as exc:
+        return f"unreadable: {exc}"

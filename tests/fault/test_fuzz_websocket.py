@@ -58,6 +58,7 @@ def test_fuzz_websocket_messages(tmp_path: Path) -> None:
     outcomes: Counter[str] = Counter()
     refusals: Counter[str] = Counter()
     violations: list[str] = []
+    kinds_of_violation: Counter[str] = Counter()
     started = time.monotonic()
     sockets: dict[str, ClientConnection] = {}
     stacks: dict[str, ExitStack] = {}
@@ -86,6 +87,7 @@ def test_fuzz_websocket_messages(tmp_path: Path) -> None:
                     after = fingerprint(http, game)
                 except Unreadable as exc:
                     violations.append(f"message {n} ({f.kind}) {str(f.data)[:120]!r}: {exc}")
+                    kinds_of_violation[f"{f.kind}: game became unreadable"] += 1
                     outcomes[reply.kind] += 1
                     games[name] = create_game(http, name)  # play on in a fresh game
                     prints[name] = fingerprint(http, games[name])
@@ -103,14 +105,18 @@ def test_fuzz_websocket_messages(tmp_path: Path) -> None:
                     refusals[reply.code or "closed without reply"] += 1
                     if not reply.error_before_close:
                         violations.append(f"{where}: socket closed without an error reply")
+                        kinds_of_violation[f"{f.kind}: closed without an error reply"] += 1
                     _close(stacks, sockets, name)
                 elif reply.kind == "none":
                     violations.append(f"{where}: no reply ({reply.messages})")
+                    kinds_of_violation[f"{f.kind}: no reply"] += 1
                 if f.must_refuse and reply.kind not in ("error", "closed"):
                     violations.append(f"{where}: accepted ({reply.kind}), must be refused")
+                    kinds_of_violation[f"{f.kind}: accepted, must be refused"] += 1
                 if not moved and after != before:
                     violations.append(f"{where}: answered {reply.kind} {reply.code}, "
                                       "but the game changed")
+                    kinds_of_violation[f"{f.kind}: changed the game"] += 1
                 if reply.kind == "snapshot" and reply.messages:
                     snap = next(m for m in reply.messages if m.get("type") == "snapshot")
                     seat_of[name], hello[name] = snap["seat"], True
@@ -129,6 +135,7 @@ def test_fuzz_websocket_messages(tmp_path: Path) -> None:
         "messages_fuzzed": sum(kinds.values()), "by_kind": dict(sorted(kinds.items())),
         "replies": dict(sorted(outcomes.items())), "refusals_by_code": dict(sorted(
             refusals.items())), "violations": len(violations),
+        "violations_by_kind": dict(sorted(kinds_of_violation.items())),
         "log_problem_lines": len(problems), "seconds": round(time.monotonic() - started, 1),
     })
     assert sum(kinds.values()) == total

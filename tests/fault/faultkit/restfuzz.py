@@ -157,9 +157,18 @@ def _hostile_body(rng: random.Random, body: Any, required: set[str], notes: list
             key = rng.choice([k for k in keys if body[k] is not None])
             body[key] = rng.choice(_OTHER_TYPE[type(body[key])])
         else:
-            key = rng.choice(keys)
             text = rng.choice(BAD_TEXT[:2] if how == "surrogate" else BAD_TEXT[2:])
-            body[key] = text if not isinstance(body[key], dict) else {**body[key], "plan": text}
+            action = body.get("action")
+            if isinstance(action, dict) and rng.random() < 0.7:
+                # Where text is meant to go: a Teller's descriptions, a Hero's plan.
+                if "descriptions" in action:
+                    action["descriptions"] = [text for _ in action["descriptions"]]
+                else:
+                    action["plan"] = text
+            else:
+                key = rng.choice(keys)
+                body[key] = text if not isinstance(body[key], dict) else {**body[key],
+                                                                           "plan": text}
         return json.dumps(body).encode()
     if how == "huge_int":
         return b'{"seat": 0, "index": ' + b"9" * 5000 + b', "players": 1, "action": {}}'

@@ -212,7 +212,7 @@ class Epoch:
                 seat = summary["to_act"]
                 index = summary["index"]
                 state = (await http.get(f"/api/games/{ledger.game_id}/state",
-                                        params={"seat": seat},
+                                        params={"seat": seat, "since": index},
                                         headers=_auth(ledger.tokens[seat]))).json()
                 again = ledger.sent.get(index)
                 action = again[1] if again else rng.choice(state["legal"])

@@ -80,7 +80,9 @@ class Epoch:
         self.kill_after_acks = kill_after_acks
         self.deadline = deadline
         self.max_actions = max_actions
-        self.stop = asyncio.Event()
+        self.stop = asyncio.Event()  # the games stop playing (after the kill, or at the end)
+        self.kill_now = asyncio.Event()  # the seeded moment has come
+        self.killing = False  # from here on a dropped connection is expected
         self.acks = 0
 
     def _acked(self, ledger: GameLedger, index: int) -> None:
@@ -88,18 +90,20 @@ class Epoch:
         ledger.saw(index)
         self.acks += len(ledger.acked) - before
         if self.kill_after_acks is not None and self.acks >= self.kill_after_acks:
-            self.stop.set()
+            self.kill_now.set()
 
     async def run(self) -> None:
         players = [self._play(g, r) for g, r in zip(self.games, self.rngs, strict=True)]
         tasks = [asyncio.create_task(p) for p in players]
         if self.kill_after_acks is not None:
-            # Kill while the games are in full swing: the moment is the seeded ack count.
-            waiter = asyncio.create_task(self.stop.wait())
+            # Kill while the games are in full swing (they keep sending until the process is
+            # gone): the moment is the seeded ack count.
+            waiter = asyncio.create_task(self.kill_now.wait())
             everyone = asyncio.gather(*tasks, return_exceptions=True)
             left = max(0.1, self.deadline - time.monotonic())
             await asyncio.wait([waiter, everyone], timeout=left,
                                return_when=asyncio.FIRST_COMPLETED)
+            self.killing = True
             await asyncio.to_thread(self.server.kill)
             waiter.cancel()
             self.stop.set()
@@ -120,7 +124,7 @@ class Epoch:
             else:
                 await self._play_rest(ledger, rng)
         except _DROPPED:
-            if not self.stop.is_set():
+            if not self.killing:
                 raise  # the server dropped us while it was meant to be up
 
     def _done(self, ledger: GameLedger, played: int) -> bool:
@@ -161,9 +165,14 @@ class Epoch:
                                    timeout=max(0.01, self.deadline - time.monotonic()),
                                    return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
-                for task in readers:
-                    if task.done() and task.exception() is not None:
+                ended = [task for task in readers if task.done()]
+                for task in ended:
+                    if task.exception() is not None:
                         raise task.exception()  # type: ignore[misc]
+                if ended:  # a socket closed cleanly: this life of the game is over
+                    if not (ledger.over or self.killing):
+                        raise AssertionError(f"the server closed a socket of {ledger.game_id}")
+                    break
                 changed.clear()
                 if self._done(ledger, played):
                     break

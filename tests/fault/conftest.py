@@ -27,7 +27,10 @@ def pytest_configure(config: pytest.Config) -> None:
     scale = config.getoption("--fault-scale", default=None)
     if scale is not None:
         os.environ[ENV] = str(scale)
-    fault_scale()  # a bad value stops the run here with the reason
+    try:
+        fault_scale()
+    except ValueError as exc:  # a bad value stops the run here, with the reason
+        raise pytest.UsageError(str(exc)) from exc
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

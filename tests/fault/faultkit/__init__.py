@@ -9,7 +9,9 @@ folder's helpers when the whole suite runs. Each module has one job:
 | `server` | `python -m pocketgalaxy.web.server` as a subprocess: start, SIGKILL, stop, its log |
 | `ledger` | what a client sent and what was acknowledged; checked against stored records |
 | `load` | many games played at once over WebSockets and REST, with kills in between |
-| `fuzz` | seeded generators of hostile WebSocket messages and REST requests |
+| `wsfuzz` | the seeded WebSocket message generator and the ping-fenced exchange |
+| `restfuzz` | the OpenAPI operations and the seeded request builder |
+| `probe` | a game seen from outside (every seat and a watcher), to tell whether anything changed |
 | `damage` | damaging a SQLite database the way real accidents do |
 | `report` | the figures the suite writes to test-output/fault-report.json |
 """

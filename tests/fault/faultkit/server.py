@@ -29,6 +29,12 @@ SERVER_ENV: dict[str, str] = {
     "PYTHONUNBUFFERED": "1",
     "POCKETGALAXY_RATE_PER_S": "100000",
     "POCKETGALAXY_RATE_BURST": "100000",
+    # Per-client limits (web/limits.py): 0 turns each off. The suite is one address playing
+    # and fuzzing far faster than any person; the limits have their own tests in tests/web.
+    "POCKETGALAXY_CLIENT_REQUESTS_PER_S": "0",
+    "POCKETGALAXY_CLIENT_MESSAGES_PER_S": "0",
+    "POCKETGALAXY_CLIENT_SOCKETS": "0",
+    "POCKETGALAXY_CLIENT_GAMES_PER_HOUR": "0",
 }
 
 # A line of the server's log that means something went wrong inside it.

@@ -169,7 +169,7 @@ def _hello(hub: Hub, conn: Conn, game_id: str, data: dict[str, Any]) -> None:
             allowed=["seat", "token", "since"],
         )
     live = hub.get(game_id)
-    since = data.get("since") or 0
+    since = data.get("since", 0)  # absent means 0; null, [] or {} are refused, not read as 0
     if isinstance(since, bool) or not isinstance(since, int) or since < 0:
         raise WebError("action/malformed", "'since' must be an action index (0 or more)")
     seat = hub.authenticate(live, data.get("seat"), data.get("token"))

@@ -81,6 +81,8 @@ def write_plan(theme: Theme, channel: str | None, items: tuple[str, ...],
                target: Target | None, rng: Rng, advantage: bool = True) -> str:
     """A plan that the rubric credits with `channel` and every item, and that meets the
     roll-twice's wording needs (the thing named, two steps or more) when `advantage`."""
+    if channel is None and not items:
+        return ""  # nothing declared, nothing to earn
     thing = _thing_words(target)
     steps: list[str] = []
     if channel is not None:
@@ -92,10 +94,9 @@ def write_plan(theme: Theme, channel: str | None, items: tuple[str, ...],
     for code in items:
         steps.append(_item_step(theme, code, thing, rng))
     rng.shuffle(steps)
-    if advantage and target is not None and (len(steps) < 2 or rng.below(3) == 0):
+    named = any(thing in step for step in steps)
+    if advantage and target is not None and (len(steps) < 2 or not named or rng.below(3) == 0):
         steps.insert(0, _pick(rng, _SIZE_UP).format(thing=thing))
-    if not steps:
-        return ""
     return _join(steps, rng)
 
 

@@ -33,7 +33,8 @@ STOPWORDS = frozenset(
     "under it its it's this that these those there here i i'm me my mine we us our you your he "
     "she they them their is are was were be been being am do does did have has had so as then "
     "than too very just not no yes can could will would shall should may might must all any "
-    "some each every one what which who whom whose how when where why while s t ll d m re ve"
+    "some each every one what which who whom whose how when where why while s t ll d m re ve "
+    "own anything something nothing everything must need needs only like"
     .split()
 )
 """Words that say nothing about a plan (they never count as evidence)."""

@@ -222,7 +222,8 @@ class PlanJudge:
         for suit, skill in theme.skills.items():
             name = tuple(words_of(skill.name))
             skill_names[suit] = name
-            skills[suit] = self._words([*skill.keywords, *pw.skills.get(suit, ())], frozenset(name))
+            # The playsheet's action words first: they make the best hints.
+            skills[suit] = self._words([*pw.skills.get(suit, ()), *skill.keywords], frozenset(name))
         refs, uses, item_names = {}, {}, {}
         for code, item in theme.items.items():
             name = tuple(words_of(item.name))
@@ -234,6 +235,9 @@ class PlanJudge:
         names = tuple(sorted({*skill_names.values(), *item_names.values()}, key=lambda n: -len(n)))
         got = self._vocabs[key] = _Vocab(skills, refs, uses, names, skill_names, item_names)
         return got
+
+    def _exact(self, token: Token, words: _Words) -> bool:
+        return self.stem(token.text) in words.stems
 
     def _hit(self, token: Token, words: _Words) -> bool:
         s = self.stem(token.text)
@@ -279,10 +283,14 @@ class PlanJudge:
                                         _texts(hits) if hits else named,
                                         skill.surface[:HINTS_SHOWN]))
         approved: list[str] = []
+        naming: set[int] = set()  # words naming a committed item: not the thing's misspelt
         for code in items:
             refs_words, use_words = vocab.item_refs[code], vocab.item_uses[code]
-            refs = [t for t in toks if self._hit(t, refs_words)]
+            # A word spelt exactly as a use is a use, even if it looks like a misspelt name.
+            refs = [t for t in toks if self._exact(t, refs_words) or (
+                self._hit(t, refs_words) and not self._exact(t, use_words))]
             ref_ids = {t.index for t in refs}
+            naming |= ref_ids
             uses = [u for u in content if u.index not in ref_ids and self._hit(u, use_words)
                     and any(r.sentence == u.sentence and abs(r.index - u.index) <= USE_REACH
                             for r in refs)]
@@ -298,7 +306,8 @@ class PlanJudge:
         if target is not None:
             thing = self._words([target.name, *target.plan_words])
             thing_hints = thing.surface[:HINTS_SHOWN]
-            thing_hits = [t for t in content if self._hit(t, thing)]
+            thing_hits = [t for t in content if self._exact(t, thing) or (
+                t.index not in naming and self._hit(t, thing))]
             evidence.update(t.step for t in thing_hits)
         sources = int(approve_channel) + len(approved)
         steps = len(evidence)

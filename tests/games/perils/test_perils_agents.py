@@ -119,7 +119,8 @@ def test_teller_describes_judges_and_chooses() -> None:
     state, _ = R.apply(state, 1, action)
     state, _ = R.apply(state, 0, ChoosePathway(0))
     state, _ = take(state, 0)
-    state, _ = R.apply(state, 0, MakePlan("C", ("JC",), "I leap the gap, swinging on the grappling hook"))
+    state, _ = R.apply(state, 0, MakePlan("C", ("JC",),
+                                          "I leap the gap, swinging on the grappling hook"))
     verdict = teller.act(R.view(state, 1), R.legal_actions(state, 1))
     assert verdict == JudgePlan(True, ("JC",), False)
     state.health = 1

@@ -6,6 +6,7 @@
 
 import { cardBack, cardLabel, playingCard, suitColor, suitSymbol } from "./cards.js";
 import { api, el, groupByIndex, keepFocus, replace, showError } from "./util.js";
+import { judgeDefaults, judgementBlock } from "./perils_judgement.js";
 
 // Why a game was lost, in words (the rules report a stable reason code).
 const LOSS_REASONS = {
@@ -177,6 +178,7 @@ export function createTable(root, ctx) {
       el("p", { text: `Plan: ${sources.length ? sources.join(", ") : "no bonus sources"}.` }));
     if (p.text) out.append(el("p", { class: "plan-text", text: p.text }));
     if (p.judged) out.append(el("p", { text: `Judged: +${p.bonus}${p.advantage ? ", roll twice and keep the higher" : ""}.` }));
+    if (p.reasons) out.append(judgementBlock(p.reasons, p.judged) || "");
     if (p.rolls && p.rolls.length) out.append(el("p", { class: "dice", text: `Dice: ${p.rolls.join(" ")}` }));
     return out;
   }
@@ -329,7 +331,7 @@ export function createTable(root, ctx) {
   function judgeControls(v) {
     const p = v.plan || { items: [] };
     const key = `${state.msg.index}`;
-    if (state.judge.key !== key) state.judge = { channel: Boolean(p.channel), items: new Set(p.items || []), advantage: false, key };
+    if (state.judge.key !== key) state.judge = judgeDefaults(p, key);
     const toggle = (label, pressed, onToggle, focusKey) => {
       const btn = el("button", { type: "button", class: "btn", dataset: { focusKey }, aria: { pressed: pressed ? "true" : "false" }, text: label });
       btn.addEventListener("click", () => {

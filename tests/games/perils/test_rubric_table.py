@@ -127,6 +127,8 @@ TABLE: list[tuple[str, str, Thing | None, str, str | None, tuple[str, ...], int 
     ("vualt", "cosmic", BOT, "I vualt over the bot", "C", (), 3, (True, (), False)),
     ("short-typo-jmup", "cosmic", BOT, "I jmup over it", "C", (), 3, (False, (), False)),
     ("short-typo-clmb", "cosmic", BOT, "I clmb the wall", "C", (), 3, (False, (), False)),
+    ("cover-is-not-hover", "cosmic", SLED, "I take cover behind the crates", "S", (), 3,
+     (False, (), False)),
     # -- the dungeon --------------------------------------------------------------------
     ("creep-honey", "dungeon", HOUND,
      "I creep past the sleeping hound, tossing it a honey cake to keep it quiet", "C", ("QH",),

@@ -145,8 +145,9 @@ def tokens(plan: str) -> list[Token]:
 
 
 def near(a: str, b: str) -> bool:
-    """True when `a` is `b` with one letter wrong, missing, extra or two swapped (a
-    misspelling), for words of five letters or more."""
+    """True when `a` is `b` misspelt: two neighbouring letters swapped, or one letter missing or
+    extra (words of five letters or more), or one letter wrong (six or more: among shorter
+    words one wrong letter is too often another word, "cover" and "hover")."""
     if a == b:
         return True
     la, lb = len(a), len(b)
@@ -155,7 +156,7 @@ def near(a: str, b: str) -> bool:
     if la == lb:
         diff = [i for i in range(la) if a[i] != b[i]]
         if len(diff) == 1:
-            return True
+            return la >= 6
         return (len(diff) == 2 and diff[1] == diff[0] + 1
                 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
     short, long_ = (a, b) if la < lb else (b, a)

@@ -58,8 +58,9 @@ def advantage_line(needs: dict[str, Any] | None) -> str | None:
     if needs.get("steps_needed"):
         if thing:
             found = list(needs.get("thing_words") or [])
+            hints = list(needs.get("thing_hints") or [])
             met = f"yes: {_quoted(found)}" if found else (
-                "no" + _examples(list(needs.get("thing_hints") or [])))
+                f"no; words that count: {', '.join(hints)}" if hints else "no")
             parts.append(f"a step that deals with the {thing} ({met})")
         else:
             parts.append("a step that deals with the thing faced (not known here)")

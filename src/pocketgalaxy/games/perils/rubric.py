@@ -177,7 +177,8 @@ class _Vocab:
     skills: dict[str, _Words]
     item_refs: dict[str, _Words]
     item_uses: dict[str, _Words]
-    names: tuple[tuple[str, ...], ...]
+    names: dict[str, tuple[tuple[str, ...], ...]]
+    """Every skill's and item's full name as words, by its first word."""
     skill_names: dict[str, tuple[str, ...]]
     item_names: dict[str, tuple[str, ...]]
 
@@ -192,6 +193,18 @@ class PlanJudge:
         self._stems: dict[str, str] = {}
         self._vocabs: dict[tuple[str, str], _Vocab] = {}
         self._memo: dict[tuple[Any, ...], Judgement] = {}
+        self._near: dict[tuple[str, int], bool] = {}
+        self._things: dict[tuple[str, tuple[str, ...]], _Words] = {}
+
+    def _thing_words(self, target: Target) -> _Words:
+        key = (target.name, tuple(target.plan_words))
+        got = self._things.get(key)
+        if got is None:
+            if len(self._things) > 4096:
+                self._things.clear()
+                self._near.clear()  # keyed by the lists' identities
+            got = self._things[key] = self._words([target.name, *target.plan_words])
+        return got
 
     def stem(self, word: str) -> str:
         got = self._stems.get(word)
@@ -232,7 +245,11 @@ class PlanJudge:
             said = [*pw.item_does.get(code, ()), *pw.item_on.get(code, ())]
             ref_words = frozenset(words_of(" ".join([item.name, *item.keywords])))
             uses[code] = self._words(said or [item.blurb], ref_words)
-        names = tuple(sorted({*skill_names.values(), *item_names.values()}, key=lambda n: -len(n)))
+        by_first: dict[str, list[tuple[str, ...]]] = {}
+        for n in sorted({*skill_names.values(), *item_names.values()}):
+            if n:
+                by_first.setdefault(n[0], []).append(n)
+        names = {w: tuple(ns) for w, ns in by_first.items()}
         got = self._vocabs[key] = _Vocab(skills, refs, uses, names, skill_names, item_names)
         return got
 
@@ -245,8 +262,15 @@ class PlanJudge:
             return True
         if len(token.text) < 5:
             return False
-        return (any(near(token.text, w) for w in words.surface)
-                or any(near(s, w) for w in words.long_stems))
+        # Misspellings are looked up once per word and list (plans reuse their words).
+        key = (token.text, id(words))
+        got = self._near.get(key)
+        if got is None:
+            if len(self._near) > _MEMO_LIMIT:
+                self._near.clear()
+            got = self._near[key] = (any(near(token.text, w) for w in words.surface)
+                                     or any(near(s, w) for w in words.long_stems))
+        return got
 
     # -- judging ------------------------------------------------------------------------
     def judge(self, plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
@@ -304,7 +328,7 @@ class PlanJudge:
         thing_hits: list[Token] = []
         thing_hints: tuple[str, ...] = ()
         if target is not None:
-            thing = self._words([target.name, *target.plan_words])
+            thing = self._thing_words(target)
             thing_hints = thing.surface[:HINTS_SHOWN]
             thing_hits = [t for t in content if self._exact(t, thing) or (
                 t.index not in naming and self._hit(t, thing))]
@@ -319,15 +343,13 @@ class PlanJudge:
         return Judgement(approve_channel, tuple(approved), granted, tuple(credits), needs)
 
 
-def _name_tokens(toks: list[Token], names: tuple[tuple[str, ...], ...]) -> set[int]:
+def _name_tokens(toks: list[Token], names: dict[str, tuple[tuple[str, ...], ...]]) -> set[int]:
     """Positions of the words that spell out a skill's or an item's full name."""
     words = [t.text for t in toks]
     out: set[int] = set()
-    for name in names:
-        n = len(name)
-        if not n:
-            continue
-        for i in range(len(words) - n + 1):
+    for i, w in enumerate(words):
+        for name in names.get(w, ()):
+            n = len(name)
             if tuple(words[i:i + n]) == name:
                 out.update(range(i, i + n))
     return out

@@ -32,7 +32,8 @@ export function advantageLine(needs) {
   if (needs.steps_needed) {
     if (needs.thing) {
       const found = needs.thing_words || [];
-      const met = found.length ? `yes: ${quoted(found)}` : `no${examples(needs.thing_hints || [])}`;
+      const hints = needs.thing_hints || [];
+      const met = found.length ? `yes: ${quoted(found)}` : (hints.length ? `no; words that count: ${hints.join(", ")}` : "no");
       parts.push(`a step that deals with the ${needs.thing} (${met})`);
     } else {
       parts.push("a step that deals with the thing faced (not known here)");

@@ -80,6 +80,13 @@ def test_the_judgement_shows_before_the_roll_source_by_source() -> None:
     assert "Roll twice not granted: it needs 3 approved sources (this plan has 1)" in text
 
 
+def test_a_channel_shows_the_bonus_it_brings() -> None:
+    session = _at_plan(channel_bonus="level")
+    session.act(0, A.MakePlan("S", (), "I steer the sled past it"))
+    text = render_text(session.view(0), [], width=160)
+    assert "Bonus +6" in text and "Piloting: 'steer' +6" in text  # the Pilot's Piloting is 6
+
+
 def test_a_person_judging_is_offered_the_rubric_advice() -> None:
     session = _at_plan(teller_policy="human")
     session.set_agent(1, None)

@@ -25,17 +25,18 @@ def _examples(hints: list[str]) -> str:
 
 def source_line(source: dict[str, Any]) -> str:
     """One source: "Agility: 'duck', 'roll' +1"."""
+    plus = f"+{source.get('value', 1)}"
     name = source["name"]
     reason = source["reason"]
     words = list(source.get("words") or [])
     hints = list(source.get("hints") or [])
     skill = source["kind"] == "skill"
     if reason == "used":
-        return f"{name}: {_quoted(words)} +1"
+        return f"{name}: {_quoted(words)} {plus}"
     if reason == "approve_all":
-        return f"{name}: approved (every source is approved in this game) +1"
+        return f"{name}: approved (every source is approved in this game) {plus}"
     if reason == "teller":
-        return f"{name}: the Teller's decision {'+1' if source['credited'] else '+0'}"
+        return f"{name}: the Teller's decision {plus if source['credited'] else '+0'}"
     if reason == "named_only":
         if skill:
             return f"{name}: only named; say what you do with it{_examples(hints)} +0"

@@ -683,7 +683,7 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         events.append(ev.PlanJudged(approve_channel=verdict.approve_channel,
                                     approve_items=tuple(verdict.approve_items),
                                     advantage=verdict.advantage, bonus=self.bonus(state), by=by,
-                                    reasons=explanation_json(verdict)))
+                                    reasons=self._explain(state, verdict)))
 
     def _roll(self, state: PerilsState, events: list[Event]) -> None:
         """PP-R14..R17: roll, spend the approved items, tuck the card as a level or as damage."""
@@ -893,7 +893,19 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         elif state.judged and state.options.teller_policy == "approve_all":
             advice = approve_all(state.plan_channel, tuple(state.plan_items),
                                  state.options.advantage_threshold, self.theme(state.options))
-        return explanation_json(advice)
+        return self._explain(state, advice)
+
+    def _explain(self, state: PerilsState, verdict: Judgement) -> dict[str, Any]:
+        """The verdict's reasons as JSON, each source with the bonus it brings (`value`: a
+        channel brings its level under channel_bonus="level")."""
+        out = explanation_json(verdict)
+        level = (self.levels(state)[state.plan_channel]
+                 if state.plan_channel is not None and state.options.channel_bonus == "level"
+                 else 1)
+        for source in out["sources"]:
+            value = level if source["kind"] == "skill" else 1
+            source["value"] = value if source["credited"] else 0
+        return out
 
 
 def _prize(state: PerilsState, theme: Theme) -> str:

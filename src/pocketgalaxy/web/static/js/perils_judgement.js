@@ -9,12 +9,13 @@ const examples = (hints) => (hints && hints.length ? ` (words that count: ${hint
 /** One source: "Agility: 'duck', 'roll' +1". */
 export function sourceLine(source) {
   const { name, reason } = source;
+  const plus = `+${source.value ?? 1}`;
   const words = source.words || [];
   const hints = source.hints || [];
   const skill = source.kind === "skill";
-  if (reason === "used") return `${name}: ${quoted(words)} +1`;
-  if (reason === "approve_all") return `${name}: approved (every source is approved in this game) +1`;
-  if (reason === "teller") return `${name}: the Teller's decision ${source.credited ? "+1" : "+0"}`;
+  if (reason === "used") return `${name}: ${quoted(words)} ${plus}`;
+  if (reason === "approve_all") return `${name}: approved (every source is approved in this game) ${plus}`;
+  if (reason === "teller") return `${name}: the Teller's decision ${source.credited ? plus : "+0"}`;
   if (reason === "named_only") {
     if (skill) return `${name}: only named; say what you do with it${examples(hints)} +0`;
     return `${name}: named (${quoted(words)}), but the plan never says how it is used${examples(hints)} +0`;

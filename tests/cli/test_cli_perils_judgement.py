@@ -64,6 +64,7 @@ def test_a_skill_letter_means_the_suit_it_is_shown_for(typed: list[str], channel
     action = host.screen.ask_action(host, 0)
     assert isinstance(action, A.MakePlan) and action.channel == channel
     assert "D (Strength), S (Piloting)" in prompts[0]
+    assert "The roll-twice needs 3 approved sources" in host.out.export_text(clear=False)
     if len(typed) > 1:  # the first answer was refused with the choices, then asked again
         assert "type D (Strength), S (Piloting), or Enter for none" in host.out.export_text()
 

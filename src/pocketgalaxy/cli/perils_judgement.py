@@ -15,6 +15,14 @@ RUBRIC_SUMMARY = (
 )
 
 
+def rubric_summary(threshold: int | None) -> str:
+    """What the judge credits, and what the roll-twice needs, said before the plan is written."""
+    if threshold is None:
+        return RUBRIC_SUMMARY + " There is no roll-twice in this game."
+    return (RUBRIC_SUMMARY + f" The roll-twice needs {threshold} approved sources, the thing "
+            "itself dealt with, and 2 steps (sentences, or then / next / once ...).")
+
+
 def _quoted(words: list[str]) -> str:
     return ", ".join(f"'{w}'" for w in words)
 

@@ -18,7 +18,7 @@ from rich.text import Text
 from pocketgalaxy.cli.cards import face_down, playing_card, suit_symbol
 from pocketgalaxy.cli.common import help_table
 from pocketgalaxy.cli.host import GameHost
-from pocketgalaxy.cli.perils_judgement import RUBRIC_SUMMARY, judgement_lines
+from pocketgalaxy.cli.perils_judgement import judgement_lines, rubric_summary
 from pocketgalaxy.cli.perils_words import (
     SENSE_WORDS,
     event_text,
@@ -305,7 +305,8 @@ class PerilsScreen:
             items = _pick_items(answer, [it.code for it in view.items])
         text = ""
         if channel or items:
-            host.out.print(Text(RUBRIC_SUMMARY, style="dim"))
+            threshold = (view.options or {}).get("advantage_threshold")
+            host.out.print(Text(rubric_summary(threshold), style="dim"))
             text = host.ask("How do you do it? Say what you do and how you use each item: ")
         return A.MakePlan(channel=channel, items=items, plan=text)
 

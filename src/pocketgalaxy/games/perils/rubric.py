@@ -257,19 +257,18 @@ class PlanJudge:
         return self.stem(token.text) in words.stems
 
     def _hit(self, token: Token, words: _Words) -> bool:
-        s = self.stem(token.text)
-        if s in words.stems:
-            return True
-        if len(token.text) < 5:
-            return False
-        # Misspellings are looked up once per word and list (plans reuse their words).
+        """The word is one of the list's, by stem or as a misspelling (memoised per word and
+        list: plans reuse their words)."""
         key = (token.text, id(words))
         got = self._near.get(key)
         if got is None:
             if len(self._near) > _MEMO_LIMIT:
                 self._near.clear()
-            got = self._near[key] = (any(near(token.text, w) for w in words.surface)
-                                     or any(near(s, w) for w in words.long_stems))
+            text = token.text
+            s = self.stem(text)
+            got = self._near[key] = s in words.stems or (len(text) >= 5 and (
+                any(near(text, w) for w in words.surface)
+                or any(near(s, w) for w in words.long_stems)))
         return got
 
     # -- judging ------------------------------------------------------------------------

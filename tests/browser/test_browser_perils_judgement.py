@@ -35,6 +35,9 @@ def test_the_teller_sees_the_rubric_advice_and_both_see_why(live_server: Any,
         if mover is teller and legal_of(teller)[0]["type"] == "JudgePlan":
             break
         if mover is hero:
+            if legal_of(hero)[0]["type"] == "MakePlan":  # said before the plan is written
+                assert "The roll-twice needs 3 approved sources" in hero.locator(
+                    "#plan-rubric").inner_text()
             hero_move(hero, PLAN)
         else:
             teller_move(teller)

@@ -15,7 +15,7 @@ from rich.console import Console
 
 from pocketgalaxy.agents.registry import make_agent
 from pocketgalaxy.cli.host import GameHost
-from pocketgalaxy.cli.perils_judgement import judgement_lines
+from pocketgalaxy.cli.perils_judgement import judgement_lines, rubric_summary
 from pocketgalaxy.cli.perils_screen import PerilsScreen, render_text
 from pocketgalaxy.cli.saves import SeatInfo
 from pocketgalaxy.games.perils import actions as A
@@ -129,13 +129,16 @@ def test_the_web_page_says_the_same_words(tmp_path: Path) -> None:
     samples = _reasons_samples()
     module = tmp_path / "perils_judgement.mjs"
     module.write_text(JS.read_text(encoding="utf-8"), encoding="utf-8")
-    script = ("import { judgementLines } from './perils_judgement.mjs';\n"
+    script = ("import { judgementLines, rubricSummary } from './perils_judgement.mjs';\n"
               "import { readFileSync } from 'node:fs';\n"
               "const samples = JSON.parse(readFileSync(process.argv[2], 'utf8'));\n"
-              "console.log(JSON.stringify(samples.map(judgementLines)));\n")
+              "console.log(JSON.stringify([samples.map(judgementLines),\n"
+              "  [3, 1, null].map(rubricSummary)]));\n")
     (tmp_path / "run.mjs").write_text(script, encoding="utf-8")
     (tmp_path / "samples.json").write_text(json.dumps(samples), encoding="utf-8")
     done = subprocess.run(["node", str(tmp_path / "run.mjs"), str(tmp_path / "samples.json")],
                           capture_output=True, text=True, timeout=60, check=True)
-    assert json.loads(done.stdout) == [judgement_lines(s) for s in samples]
+    lines, summaries = json.loads(done.stdout)
+    assert lines == [judgement_lines(s) for s in samples]
+    assert summaries == [rubric_summary(t) for t in (3, 1, None)]
     assert all(judgement_lines(s) for s in samples)

@@ -6,7 +6,7 @@
 
 import { cardBack, cardLabel, playingCard, suitColor, suitSymbol } from "./cards.js";
 import { api, el, groupByIndex, keepFocus, replace, showError } from "./util.js";
-import { judgeDefaults, judgementBlock } from "./perils_judgement.js";
+import { judgeDefaults, judgementBlock, rubricSummary } from "./perils_judgement.js";
 
 // Why a game was lost, in words (the rules report a stable reason code).
 const LOSS_REASONS = {
@@ -315,7 +315,7 @@ export function createTable(root, ctx) {
         input.addEventListener("change", () => { if (input.checked) state.plan.items.add(code); else state.plan.items.delete(code); });
         return el("div", { class: "check-row" }, input, el("label", { for: id, text: itemName(code) }));
       }) : el("p", { class: "muted small", text: "No items to use." }));
-    const area = el("textarea", { id: "plan-text", maxlength: MAX_PLAN, rows: 4, aria: { label: "Your plan, in words" }, placeholder: "Tell the Teller how you get through: name the skill and the items you use." });
+    const area = el("textarea", { id: "plan-text", maxlength: MAX_PLAN, rows: 4, aria: { label: "Your plan, in words" }, placeholder: "Tell the Teller how you get through: what you do, and how you use each item." });
     area.value = state.plan.text;
     area.addEventListener("input", () => { state.plan.text = area.value; });
     const submit = el("button", {
@@ -325,7 +325,7 @@ export function createTable(root, ctx) {
       },
     });
     return el("div", {}, el("h3", { text: `Your plan against difficulty ${v.difficulty ?? "?"}` }), channelSet, itemSet,
-      el("label", { for: "plan-text", text: "The plan" }), area, submit);
+      el("label", { for: "plan-text", text: "The plan" }), el("p", { class: "muted small", id: "plan-rubric", text: rubricSummary(v.options?.advantage_threshold ?? null) }), area, submit);
   }
 
   function judgeControls(v) {

@@ -6,6 +6,16 @@
 const quoted = (words) => words.map((w) => `'${w}'`).join(", ");
 const examples = (hints) => (hints && hints.length ? ` (words that count: ${hints.join(", ")})` : "");
 
+const RUBRIC_SUMMARY = "A skill counts when the plan says what you do with it; an item when the plan says how you "
+  + "use it, in the same sentence as its name. Names alone earn nothing.";
+
+/** What the judge credits, and what the roll-twice needs, said before the plan is written. */
+export function rubricSummary(threshold) {
+  if (threshold === null || threshold === undefined) return `${RUBRIC_SUMMARY} There is no roll-twice in this game.`;
+  return `${RUBRIC_SUMMARY} The roll-twice needs ${threshold} approved sources, the thing itself dealt with, `
+    + "and 2 steps (sentences, or then / next / once ...).";
+}
+
 /** One source: "Agility: 'duck', 'roll' +1". */
 export function sourceLine(source) {
   const { name, reason } = source;

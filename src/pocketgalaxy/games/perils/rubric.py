@@ -46,6 +46,7 @@ DETAILED_WORDS = 20
 """Kept for the harsh Teller style: it wants twice this many words for the roll-twice."""
 HINTS_SHOWN = 4
 _MEMO_LIMIT = 20_000
+_THINGS_KEPT = 4096
 
 
 class Target(Protocol):
@@ -168,6 +169,8 @@ class _Words:
     surface: tuple[str, ...]
     stems: frozenset[str]
     long_stems: tuple[str, ...]
+    kept: bool = True
+    """Held by the judge for good (so its identity can key the misspelling memo)."""
 
 
 @dataclass(frozen=True)
@@ -200,10 +203,11 @@ class PlanJudge:
         key = (target.name, tuple(target.plan_words))
         got = self._things.get(key)
         if got is None:
-            if len(self._things) > 4096:
-                self._things.clear()
-                self._near.clear()  # keyed by the lists' identities
-            got = self._things[key] = self._words([target.name, *target.plan_words])
+            got = self._words([target.name, *target.plan_words])
+            if len(self._things) < _THINGS_KEPT:  # themes hold a bounded number of things
+                self._things[key] = got
+            else:
+                got = _Words(got.surface, got.stems, got.long_stems, kept=False)
         return got
 
     def stem(self, word: str) -> str:
@@ -260,15 +264,17 @@ class PlanJudge:
         """The word is one of the list's, by stem or as a misspelling (memoised per word and
         list: plans reuse their words)."""
         key = (token.text, id(words))
-        got = self._near.get(key)
+        got = self._near.get(key) if words.kept else None
         if got is None:
-            if len(self._near) > _MEMO_LIMIT:
-                self._near.clear()
             text = token.text
             s = self.stem(text)
-            got = self._near[key] = s in words.stems or (len(text) >= 5 and (
+            got = s in words.stems or (len(text) >= 5 and (
                 any(near(text, w) for w in words.surface)
                 or any(near(s, w) for w in words.long_stems)))
+            if words.kept:
+                if len(self._near) > _MEMO_LIMIT:
+                    self._near.clear()
+                self._near[key] = got
         return got
 
     # -- judging ------------------------------------------------------------------------

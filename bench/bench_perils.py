@@ -19,9 +19,9 @@ from pocketgalaxy.agents.perils import ComputerTeller, RuleBasedHero
 from pocketgalaxy.core.game import visible_events
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rules import PerilsRules
+from pocketgalaxy.registry import perils_rules
 
-RULES = PerilsRules()
+RULES = perils_rules()
 
 
 def bot_games(seconds: float) -> dict[str, float]:

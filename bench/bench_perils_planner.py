@@ -30,13 +30,13 @@ from typing import Any
 
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rules import PerilsRules
+from pocketgalaxy.registry import perils_rules
 from pocketgalaxy.sim.runner import run_many
 from pocketgalaxy.sim.stats import wilson
 
 
 def _playouts(seconds: float, seed: int = 1) -> dict[str, Any]:
-    rules = PerilsRules()
+    rules = perils_rules()
     opts = PerilsOptions()
     rng = Rng(seed)
     decisions = games = 0
@@ -59,7 +59,7 @@ def _playouts(seconds: float, seed: int = 1) -> dict[str, Any]:
 
 def _micro(n: int = 2000) -> dict[str, float]:
     """Microseconds per clone, legal_actions, apply (checked) and view on mid-game states."""
-    rules = PerilsRules()
+    rules = perils_rules()
     rng = Rng(3)
     states = []
     state = rules.new(PerilsOptions(), 3)

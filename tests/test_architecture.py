@@ -51,3 +51,45 @@ def test_core_and_games_need_no_third_party_package() -> None:
                 assert top in stdlib or top in ("pocketgalaxy", "__future__"), (
                     f"{path.name} imports {name}"
                 )
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_the_perils_players_import_no_circle() -> None:
+    """agents/perils/ is one package whose modules import each other one way only."""
+    root = SRC / "agents" / "perils"
+    files = sorted(root.rglob("*.py"))
+    assert len(files) >= 8, "agents/perils/ should be split by job"
+    names = {_module_name(p): p for p in files}
+    graph = {name: {m for m in _imports(path) if m in names and m != name}
+             for name, path in names.items()}
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            assert state.get(nxt) != 1, "import circle: " + " -> ".join([*trail, node, nxt])
+            if nxt not in state:
+                visit(nxt, [*trail, node])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [])
+    for path in files:
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= 600, path.name
+
+
+def test_each_perils_player_module_imports_alone() -> None:
+    import subprocess
+    import sys
+
+    root = SRC / "agents" / "perils"
+    for path in sorted(root.rglob("*.py")):
+        name = _module_name(path)
+        done = subprocess.run([sys.executable, "-c", f"import {name}"], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, f"{name} does not import alone: {done.stderr[-400:]}"

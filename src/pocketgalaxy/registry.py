@@ -1,18 +1,51 @@
-"""Names of the games and computer players, for every shell (terminal, web, simulator, RL)."""
+"""Names of the games and computer players, for every shell (terminal, web, simulator, RL).
+
+This is also where the rules get what the pure core may not import: Perils & Pathways judges
+plans with the Snowball English stemmer (the `snowballstemmer` package), given to its rules
+here. Every way of getting the rules (`get_game`, `perils_rules`, and so every Session, replay,
+simulation and RL environment) shares one `PlanJudge`, so a record replays identically.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from pocketgalaxy.core.game import GameRules
+
+if TYPE_CHECKING:
+    from pocketgalaxy.games.perils.rubric import PlanJudge
+    from pocketgalaxy.games.perils.rules import PerilsRules
+
+
+@lru_cache(maxsize=1)
+def plan_judge() -> PlanJudge:
+    """The one plan judge: the rubric with the Snowball English stemmer."""
+    import snowballstemmer  # type: ignore[import-untyped]
+
+    from pocketgalaxy.games.perils.rubric import PlanJudge
+
+    stemmer = snowballstemmer.stemmer("english")
+
+    def stem(word: str) -> str:
+        return str(stemmer.stemWord(word))
+
+    return PlanJudge(stem, name="snowball-english")
+
+
+@lru_cache(maxsize=1)
+def perils_rules() -> PerilsRules:
+    """The Perils & Pathways rules with the shared plan judge."""
+    from pocketgalaxy.games.perils.rules import PerilsRules
+
+    return PerilsRules(judge=plan_judge())
 
 
 def games() -> dict[str, GameRules[Any, Any]]:
     """Registered games by short stable name."""
     from pocketgalaxy.games.adventure.rules import AdventureRules
-    from pocketgalaxy.games.perils.rules import PerilsRules
 
-    return {"perils": PerilsRules(), "adventure": AdventureRules()}
+    return {"perils": perils_rules(), "adventure": AdventureRules()}
 
 
 def get_game(name: str) -> GameRules[Any, Any]:

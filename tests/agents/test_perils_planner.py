@@ -10,7 +10,7 @@ import pytest
 
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.perils import ComputerTeller, RuleBasedHero
-from pocketgalaxy.agents.perils_planner import (
+from pocketgalaxy.agents.perils.planner import (
     PlannerHero,
     matches_hint,
     model_for,
@@ -25,10 +25,10 @@ from pocketgalaxy.games.perils.actions import (
     MakePlan,
 )
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rules import PerilsRules
 from pocketgalaxy.games.perils.state import PerilsState
+from pocketgalaxy.registry import perils_rules
 
-R = PerilsRules()
+R = perils_rules()
 OPTS = PerilsOptions(archetype="pilot")  # Strength 2 (D), Agility 4 (C), Piloting 6 (S)
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pocketgalaxy.agents.perils_styles import (
+from pocketgalaxy.agents.perils.styles import (
     STYLES,
     StyledTeller,
     adaptive_mode,
@@ -24,12 +24,12 @@ from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.games.perils.actions import ChoosePathway, DescribePathways, JudgePlan, MakePlan
 from pocketgalaxy.games.perils.content import load_theme
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rubric import Judgement, word_count
-from pocketgalaxy.games.perils.rules import PerilsRules
+from pocketgalaxy.games.perils.rubric import Judgement, stand_in_thing
 from pocketgalaxy.games.perils.state import PerilsState
+from pocketgalaxy.registry import perils_rules
 from pocketgalaxy.sim.runner import play_one
 
-R = PerilsRules()
+R = perils_rules()
 THEME = load_theme("cosmic")
 HUMAN = PerilsOptions(archetype="pilot", teller_policy="human")
 ITEMS = ("QD", "KC", "JK1")
@@ -68,11 +68,17 @@ def _verdict(style: str, state: PerilsState, **settings: Any) -> JudgePlan:
 
 NAMED = ("I lean on my Piloting and bring out the " + ", the ".join(
     THEME.items[c].name for c in ITEMS) + ". I pick my moment and push straight through.")
+"""Names every source and uses none: the rubric credits nothing (names are not deeds)."""
+USED = ("First I steer the cargo sled around the salvage mech. Then I plant the Breaching Charge "
+        "and blow the wall. I pull the Smoke Canister to blind its sensors. Next the Stray "
+        "Maintenance Drone will distract the mech.")
+"""Uses every source, in steps, against the thing (the 9 of diamonds: a salvage mech)."""
 KEYWORDS = "I steer hard and fly low, quick as you like."
+THING = stand_in_thing(THEME, "9D")
 
 
 @pytest.mark.parametrize("style", STYLES)
-@pytest.mark.parametrize("plan", [NAMED, KEYWORDS, ""])
+@pytest.mark.parametrize("plan", [NAMED, USED, KEYWORDS, ""])
 def test_every_style_answers_with_a_legal_judgement(style: str, plan: str) -> None:
     for health in (1, 3):
         state = _judge_phase(plan, health=health)
@@ -104,6 +110,7 @@ _WORDS = st.sampled_from(
      "carefully", "quickly", "plan", "moment"]
     + [THEME.items[c].name for c in ITEMS]
     + [k for c in ITEMS for k in THEME.items[c].keywords]
+    + ["plant", "blow", "wall", "blind", "sensors", "distract", "mech", "salvage", "."]
 )
 
 
@@ -114,9 +121,10 @@ def test_generous_approves_at_least_fair_and_harsh_at_most(
         words: list[str], channel: str | None, n_items: int, threshold: int | None) -> None:
     plan = " ".join(words)
     items = ITEMS[:n_items]
-    fair = judge_fair(plan, channel, items, THEME, threshold)
-    generous = judge_generous(plan, channel, items, THEME, threshold)
-    harsh = judge_harsh(plan, channel, items, THEME, threshold)
+    rubric = R.judge.judge(plan, channel, items, THEME, threshold, THING)
+    fair = judge_fair(rubric, channel, items, threshold)
+    generous = judge_generous(rubric, channel, items, threshold)
+    harsh = judge_harsh(rubric, channel, items, threshold)
     assert _at_least(generous, fair)
     assert _at_least(fair, harsh)
 
@@ -126,20 +134,23 @@ def test_the_styles_differ_on_a_keyword_plan() -> None:
     fair, generous, harsh = (_verdict(s, state) for s in ("fair", "generous", "harsh"))
     assert fair.approve_channel and not fair.approve_items  # "steer" is a Piloting keyword
     assert generous.approve_channel and generous.approve_items == ITEMS and generous.advantage
-    assert not harsh.approve_channel and not harsh.approve_items and not harsh.advantage
+    assert harsh.approve_channel and not harsh.approve_items and not harsh.advantage
 
 
-def test_harsh_still_approves_what_is_named_in_full_but_rarely_rolls_twice() -> None:
-    verdict = _verdict("harsh", _judge_phase(NAMED))
-    assert verdict.approve_channel and verdict.approve_items == ITEMS
-    assert 20 <= word_count(NAMED) < 40
-    assert not verdict.advantage  # four sources, but fewer than 40 words
-    assert _verdict("fair", _judge_phase(NAMED)).advantage
+def test_harsh_approves_what_the_rubric_does_but_rolls_twice_only_with_a_source_to_spare(
+) -> None:
+    two_items = ITEMS[:2]
+    three = _judge_phase(USED, items=two_items)  # channel + two items: the threshold, 3
+    assert _verdict("fair", three).advantage
+    harsh = _verdict("harsh", three)
+    assert harsh.approve_channel and harsh.approve_items == two_items and not harsh.advantage
+    four = _verdict("harsh", _judge_phase(USED))  # four sources: one to spare
+    assert four.approve_items == ITEMS and four.advantage
 
 
 def test_adaptive_is_kinder_at_low_health_than_at_high() -> None:
     kinder = 0
-    for plan in (NAMED, KEYWORDS, ""):
+    for plan in (NAMED, USED, KEYWORDS, ""):
         low = _verdict("adaptive", _judge_phase(plan, health=1))
         high = _verdict("adaptive", _judge_phase(plan, health=3))
         assert _at_least(Judgement(low.approve_channel, low.approve_items, low.advantage),
@@ -171,10 +182,11 @@ def test_adaptive_modes_in_order() -> None:
 
 
 def test_the_fair_style_is_the_documented_rubric() -> None:
-    for plan in (NAMED, KEYWORDS, ""):
+    for plan in (NAMED, USED, KEYWORDS, ""):
         state = _judge_phase(plan)
         fair = _verdict("fair", state)
-        rubric = judge_fair(plan, "S", ITEMS, THEME, 3)
+        rubric = R.judge.judge(plan, "S", ITEMS, THEME, 3, THING)
+        assert rubric == R.advice(state)
         assert (fair.approve_channel, fair.approve_items, fair.advantage) == (
             rubric.approve_channel, rubric.approve_items, rubric.advantage)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rules import PerilsRules
+from pocketgalaxy.registry import perils_rules
 from pocketgalaxy.rl.encoding import Layout
 from pocketgalaxy.rl.encoding.adventure import (
     AdventureActionCodec,
@@ -20,7 +20,7 @@ from pocketgalaxy.rl.encoding.perils import PerilsActionCodec, PerilsObservation
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
-THEME = PerilsRules().theme(PerilsOptions())
+THEME = perils_rules().theme(PerilsOptions())
 
 
 def _rows(layout: Layout) -> None:

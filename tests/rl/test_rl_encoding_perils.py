@@ -20,11 +20,11 @@ from pocketgalaxy.games.perils.actions import (
     Roll,
 )
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rules import PerilsRules
+from pocketgalaxy.registry import perils_rules
 from pocketgalaxy.rl.encoding.perils import CHOICE_CAP, PerilsActionCodec, PerilsObservation
 from pocketgalaxy.session import Session
 
-RULES = PerilsRules()
+RULES = perils_rules()
 THEME = RULES.theme(PerilsOptions())
 
 # (rulings, whether these seeds reach a zero-health choice of lost levels)

@@ -18,6 +18,7 @@ from rich.text import Text
 from pocketgalaxy.cli.cards import face_down, playing_card, suit_symbol
 from pocketgalaxy.cli.common import help_table
 from pocketgalaxy.cli.host import GameHost
+from pocketgalaxy.cli.perils_judgement import judgement_lines, rubric_summary
 from pocketgalaxy.cli.perils_words import (
     SENSE_WORDS,
     event_text,
@@ -197,6 +198,9 @@ class PerilsScreen:
                 body.append(
                     Text(f"Bonus +{plan.bonus}" + ("  with advantage" if plan.advantage else ""))
                 )
+                # The judgement, source by source (cli/perils_judgement.py).
+                body.extend(Text(f"  {line}", style="dim") for line in
+                            judgement_lines(plan.reasons))
             if plan.rolls:
                 body.append(Text(f"Rolled {', '.join(map(str, plan.rolls))}"))
         return Panel(Group(*body), title="Now", border_style="yellow")
@@ -303,7 +307,9 @@ class PerilsScreen:
             items = _pick_items(answer, [it.code for it in view.items])
         text = ""
         if channel or items:
-            text = host.ask("How do you do it? Name the skill and items you use: ")
+            threshold = (view.options or {}).get("advantage_threshold")
+            host.out.print(Text(rubric_summary(threshold), style="dim"))
+            text = host.ask("How do you do it? Say what you do and how you use each item: ")
         return A.MakePlan(channel=channel, items=items, plan=text)
 
     def _ask_roll(self, host: GameHost, view: Any) -> Action:
@@ -329,17 +335,27 @@ class PerilsScreen:
 
     def _ask_judge(self, host: GameHost, view: Any) -> Action:
         plan = view.plan
+        # The rubric's advice is shown and is each question's default (Enter accepts it).
+        advice = plan.reasons or {}
+        said = {s["code"]: s["reason"] == "used" for s in advice.get("sources") or []}
+        lines = judgement_lines(advice)
+        if lines:
+            host.out.print(Text("The rubric suggests:\n  " + "\n  ".join(lines), style="dim"))
         approve_channel = False
         if plan.channel:
             name = view.skill(plan.channel).name if view.skill(plan.channel) else plan.channel
-            approve_channel = host.confirm(f"Does the plan really use {name}?", default=True)
+            approve_channel = host.confirm(f"Does the plan really use {name}?",
+                                           default=said.get(plan.channel, True))
         theme = _theme(view)
         approved = tuple(
             code
             for code in plan.items
-            if host.confirm(f"Does it really use {item_name(theme, code)}?", default=True)
+            if host.confirm(f"Does it really use {item_name(theme, code)}?",
+                            default=said.get(code, True))
         )
-        advantage = host.confirm("Is the plan especially impressive (advantage)?", default=False)
+        granted = bool((advice.get("advantage") or {}).get("granted"))
+        advantage = host.confirm("Is the plan especially impressive (advantage)?",
+                                 default=granted)
         return A.JudgePlan(
             approve_channel=approve_channel, approve_items=approved, advantage=advantage
         )
@@ -389,17 +405,27 @@ def _pick(answer: str, ids: list[str], what: str) -> str:
 
 
 def _pick_skill(answer: str, channels: list[str], view: Any) -> str | None:
+    """A suit letter (the one shown beside the skill), its symbol, or the skill's name (or
+    the start of one name, three letters or more). A single letter is always a suit letter,
+    never the start of a name: "S" is the skill shown as S."""
     text = answer.strip().lower()
     if text in ("", "none", "no", "-"):
         return None
     symbols = {"♦": "D", "♣": "C", "♠": "S", "♥": "H"}
-    text = symbols.get(text, text)
+    text = symbols.get(text, text).lower()
     for s in channels:
-        skill = view.skill(s)
-        if text == s.lower() or (skill is not None and skill.name.lower().startswith(text)):
+        if text == s.lower():
             return s
+    names = {s: view.skill(s).name.lower() for s in channels if view.skill(s) is not None}
+    for s, name in names.items():
+        if text == name:
+            return s
+    starts = [s for s, name in names.items() if len(text) >= 3 and name.startswith(text)]
+    if len(starts) == 1:
+        return starts[0]
+    shown = ", ".join(f"{s} ({view.skill(s).name})" if s in names else s for s in channels)
     raise _BadInput(
-        f"{answer!r} is not a skill you can channel here: {', '.join(channels)} or Enter for none"
+        f"{answer!r} is not a skill you can channel here: type {shown}, or Enter for none"
     )
 
 

@@ -12,7 +12,7 @@ Perils & Pathways (`perils_tournament`): every Hero plays `games` games under ev
 j-th game of each pairing uses the same deal seed (common random numbers: the Heroes face the
 same mazes, so their difference is measured with less noise). A Teller *style* (`fair`,
 `adaptive`, ...) is the computer Teller with `style=`; styles judge plans through the Teller
-seat, so those games set `teller_policy="human"` (agents/perils_styles.py).
+seat, so those games set `teller_policy="human"` (agents/perils/styles.py).
 
 Each report gives, per bot: games, win share (a shared win counts 1/k to each of its k winners)
 with its 95% Wilson interval, seconds per decision, and an Elo-scale rating from the pairwise

@@ -11,10 +11,10 @@ from typing import Any
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.perils.actions import ChoosePathway, DescribePathways, MakePlan, Roll
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rules import PerilsRules
 from pocketgalaxy.games.perils.state import PerilsState
+from pocketgalaxy.registry import perils_rules
 
-R = PerilsRules()
+R = perils_rules()
 
 
 def new(draw: tuple[str, ...] | list[str] = (), bigs: tuple[str, ...] = ("AD", "AC", "AS"),

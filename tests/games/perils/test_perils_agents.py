@@ -7,15 +7,11 @@ import pytest
 from perils_testkit import R, describe, new, take
 
 from pocketgalaxy.agents.base import Agent, RandomAgent
-from pocketgalaxy.agents.perils import (
-    ComputerTeller,
-    RuleBasedHero,
-    agents_for_seat,
-    read_hint,
-    success_chance,
-    write_plan,
-)
+from pocketgalaxy.agents.perils import ComputerTeller, RuleBasedHero, agents_for_seat
+from pocketgalaxy.agents.perils.common import read_hint, success_chance
+from pocketgalaxy.agents.perils.plans import write_plan
 from pocketgalaxy.core.game import visible_events
+from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.actions import (
     ChooseLostLevels,
     ChoosePathway,
@@ -26,7 +22,7 @@ from pocketgalaxy.games.perils.actions import (
 )
 from pocketgalaxy.games.perils.content import load_theme
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rubric import judge
+from pocketgalaxy.games.perils.rubric import stand_in_thing
 from pocketgalaxy.session import Session
 from pocketgalaxy.sim.stats import wilson
 
@@ -74,8 +70,9 @@ def test_rulebased_hero_prefers_the_safer_peril() -> None:
 
 def test_rulebased_plan_names_what_it_uses_and_the_rubric_agrees() -> None:
     theme = load_theme("cosmic")
-    text = write_plan(theme, "S", ("JC", "KS"))
-    verdict = judge(text, "S", ("JC", "KS"), theme, 3)
+    thing = stand_in_thing(theme, "7C")
+    text = write_plan(theme, "S", ("JC", "KS"), thing, Rng(3))
+    verdict = R.judge.judge(text, "S", ("JC", "KS"), theme, 3, thing)
     assert verdict.approve_channel and verdict.approve_items == ("JC", "KS") and verdict.advantage
     hero = _ready(RuleBasedHero(keep_items=0), 0, PerilsOptions())
     state = new(draw=("JC", "4H", "KS", "5H", "6C", "6H"))
@@ -122,7 +119,8 @@ def test_teller_describes_judges_and_chooses() -> None:
     state, _ = R.apply(state, 1, action)
     state, _ = R.apply(state, 0, ChoosePathway(0))
     state, _ = take(state, 0)
-    state, _ = R.apply(state, 0, MakePlan("C", ("JC",), "I leap with the grappling hook"))
+    state, _ = R.apply(state, 0, MakePlan("C", ("JC",),
+                                          "I leap the gap, swinging on the grappling hook"))
     verdict = teller.act(R.view(state, 1), R.legal_actions(state, 1))
     assert verdict == JudgePlan(True, ("JC",), False)
     state.health = 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pocketgalaxy.games.perils.narration import suggest_descriptions
 from pocketgalaxy.games.perils.options import PerilsOptions
 from pocketgalaxy.games.perils.rules import PerilsRules
+from pocketgalaxy.registry import perils_rules
 from pocketgalaxy.games.perils.state import PerilsState
 
 
@@ -19,7 +20,7 @@ def _at_describe(rules: PerilsRules, seed: int) -> PerilsState:
 
 
 def test_suggestions_depend_on_every_earlier_description_not_on_the_memo() -> None:
-    rules = PerilsRules()
+    rules = perils_rules()
     first = _at_describe(rules, 7)
     first.history = ["An earlier text.", "The last text."]
     remembered = rules.suggestions(first)

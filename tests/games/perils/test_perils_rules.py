@@ -164,7 +164,8 @@ def test_pp_r13_plan_channels_one_other_skill_and_commits_items() -> None:
     ]:
         with pytest.raises(IllegalActionError, match=reason):
             act(state, bad)
-    state, events = act(state, MakePlan("S", ("QC", "KS"), "Piloting skill and the mag-boots"))
+    state, events = act(state, MakePlan("S", ("QC", "KS"),
+                                        "I steer while the mag-boots clamp me to the hull"))
     judged = first(events, ev.PlanJudged)
     assert (judged.approve_channel, judged.approve_items, judged.bonus) == (True, ("QC",), 2)
     state, events = act(state, Roll())

@@ -12,13 +12,14 @@ docs/themes.md describes the format.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from pocketgalaxy.core.cards import DECK_54, card
 from pocketgalaxy.core.errors import CardCodeError, ContentError
+from pocketgalaxy.games.perils.plan_words import PlanWords, parse_plan_words
 
 PLAYSHEETS = Path(__file__).parent / "playsheets"
 BUNDLED = ("cosmic", "dungeon")
@@ -37,6 +38,7 @@ _TOP_KEYS = {
     "id", "title", "intro", "skills", "archetypes", "prizes", "big_bads", "perils", "items",
     "gifts", "pathways",
 }
+_OPTIONAL_KEYS = {"plan_words"}  # the plan judge's extra words (games/perils/plan_words.py)
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ class Theme:
     items: dict[str, Item]
     gifts: tuple[str, ...]
     pathways: dict[str, dict[str, tuple[str, ...]]]
+    plan_words: PlanWords = field(default_factory=PlanWords)
 
     def archetype(self, archetype_id: str) -> Archetype | None:
         for a in self.archetypes:
@@ -133,7 +136,7 @@ def _load_cached(id_or_path: str, schema: str) -> Theme:
 def parse_theme(data: dict[str, Any], file: str, schema: str = "one_per_suit") -> Theme:
     """Build a Theme from parsed TOML; `file` names the source in error messages."""
     r = _Reader(file)
-    r.keys(data, "", _TOP_KEYS, _TOP_KEYS)
+    r.keys(data, "", _TOP_KEYS | _OPTIONAL_KEYS, _TOP_KEYS)
     theme_id = r.text(data, "id")
     skills_raw = r.table(data, "skills")
     r.keys(skills_raw, "skills", set(ALL_SUITS), set(ALL_SUITS))
@@ -197,6 +200,7 @@ def parse_theme(data: dict[str, Any], file: str, schema: str = "one_per_suit") -
         items=items,
         gifts=r.texts(data, "gifts"),
         pathways=pathways,
+        plan_words=parse_plan_words(data.get("plan_words"), file, ALL_SUITS, ITEM_CODES),
     )
 
 

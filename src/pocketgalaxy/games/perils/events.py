@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pocketgalaxy.core.game import Event
 
@@ -100,11 +101,15 @@ class PlanMade(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PlanJudged(Event):
+    """The verdict on a plan. `reasons`: the rubric's reasons, source by source, and what the
+    roll-twice needed (games/perils/rubric.py `explanation_json`), for every shell to show."""
+
     approve_channel: bool
     approve_items: tuple[str, ...]
     advantage: bool
     bonus: int
     by: str
+    reasons: dict[str, Any] | None = None
     audience: tuple[int, ...] | None = None
 
 

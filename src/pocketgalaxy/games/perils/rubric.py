@@ -1,26 +1,112 @@
-"""The documented rubric that judges a plan when teller_policy="rubric" (PP-A7, PP-R13).
+"""The rubric that judges a plan when teller_policy="rubric" (PP-A7, PP-R13), in the open.
 
-A pure, deterministic function of the plan text, the declared sources and the theme's names:
+A pure function of the plan text, the declared sources, the theme and the thing faced; every
+verdict carries its reasons source by source (docs/plans.md has examples):
 
-- a channelled skill earns its bonus only when the plan text names the skill or one of its
-  keywords; a committed item only when the text names the item or one of its keywords.
-  Matching is case-insensitive and anchored at the start of a word ("piloting" matches the
-  keyword "pilot"; "autopilot" does not);
-- advantage is granted when the plan is detailed (at least `DETAILED_WORDS` words) and the
-  approved sources reach `advantage_threshold` (None: never).
+- a channelled **skill** earns +1 when the plan says what the Hero does with it: one of the
+  skill's action words (its keywords and `[plan_words.skills]`), in any inflection. Its name
+  alone ("with my Agility") is not a deed and earns nothing;
+- a committed **item** earns +1 only when the plan says how it is used: a word of what it does
+  or of what it acts on (`[plan_words.items]`, else the words of its blurb) in the same
+  sentence as, and within `USE_REACH` words of, a word naming the item;
+- the **roll-twice** (advantage) needs all of: the plan deals with the thing itself (one of
+  its words), in at least `STEPS_FOR_ADVANTAGE` steps that each do something (steps end at
+  . ; ! ? or an order word: then, next, once ...), with at least `advantage_threshold`
+  approved sources (None: never).
+
+Words are compared by their stems, so "dodging", "dodged" and "dodges" all count for "dodge";
+a word of five letters or more with one letter wrong, missing, extra or swapped counts as the
+word it misspells. Skill and item names never count as evidence. The stemmer is injected
+(`PlanJudge(stem)`): this package imports no third-party code, and pocketgalaxy/registry.py
+gives every way of getting the rules the same Snowball stemmer, so records replay identically.
 
 Refused items are not consumed (the rules keep them in the inventory).
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
-from pocketgalaxy.games.perils.content import Theme
+from pocketgalaxy.games.perils.content import Theme, band_of
+from pocketgalaxy.games.perils.plan_words import (
+    STOPWORDS,
+    Token,
+    near,
+    tokens,
+    words_of,
+)
 
+Stem = Callable[[str], str]
+USE_REACH = 8
+"""How many words apart an item's name and the word of its use may be."""
+STEPS_FOR_ADVANTAGE = 2
 DETAILED_WORDS = 20
-_WORD = re.compile(r"[a-z0-9'-]+")
+"""Kept for the harsh Teller style: it wants twice this many words for the roll-twice."""
+HINTS_SHOWN = 4
+_MEMO_LIMIT = 20_000
+_THINGS_KEPT = 4096
+
+
+class Target(Protocol):
+    """What the Hero faces: a name and the words of the thing and what works against it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def plan_words(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class StandInThing:
+    """A thing built from the theme's peril or Big Bad text (see `stand_in_thing`)."""
+
+    name: str
+    plan_words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SourceCredit:
+    """The judgement of one declared source. `reason`: used (it earned +1), named_only (named,
+    never used), not_used (never used or named), approve_all, or teller (the Teller decided
+    otherwise than the rubric found). `words`: the plan's words that used or named it;
+    `hints`: words that would count."""
+
+    kind: str
+    code: str
+    name: str
+    credited: bool
+    reason: str
+    words: tuple[str, ...]
+    hints: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "code": self.code, "name": self.name,
+                "credited": self.credited, "reason": self.reason, "words": list(self.words),
+                "hints": list(self.hints)}
+
+
+@dataclass(frozen=True)
+class AdvantageCheck:
+    """What the roll-twice needs and what the plan met: `threshold` approved sources (None:
+    never), the thing's words (`thing_words` found in the plan), `steps_needed` steps."""
+
+    threshold: int | None
+    sources: int
+    thing: str | None
+    thing_words: tuple[str, ...]
+    thing_hints: tuple[str, ...]
+    steps: int
+    steps_needed: int
+    granted: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"threshold": self.threshold, "sources": self.sources, "thing": self.thing,
+                "thing_words": list(self.thing_words), "thing_hints": list(self.thing_hints),
+                "steps": self.steps, "steps_needed": self.steps_needed,
+                "granted": self.granted}
 
 
 @dataclass(frozen=True)
@@ -28,55 +114,297 @@ class Judgement:
     approve_channel: bool
     approve_items: tuple[str, ...]
     advantage: bool
+    credits: tuple[SourceCredit, ...] = ()
+    needs: AdvantageCheck | None = None
 
 
-def word_count(text: str) -> int:
-    return len(_WORD.findall(text.lower()))
+def explanation_json(verdict: Judgement) -> dict[str, Any]:
+    """The reasons of a verdict as plain JSON (what the shells render)."""
+    return {"sources": [c.to_json() for c in verdict.credits],
+            "advantage": verdict.needs.to_json() if verdict.needs else None}
 
 
-def mentions(text: str, phrases: tuple[str, ...]) -> bool:
-    """True when any phrase starts a word of `text` (case-insensitive)."""
-    low = text.lower()
-    for phrase in phrases:
-        p = phrase.strip().lower()
-        if p and re.search(r"(?<![a-z0-9])" + re.escape(p), low):
-            return True
-    return False
+def stand_in_thing(theme: Theme, code: str) -> StandInThing:
+    """A thing for a card from the theme's text: a Big Bad's name and blurb, or the peril ideas
+    of the card's suit and band (the first names it; all give words)."""
+    if code.startswith("A") and code in theme.big_bads:
+        bad = theme.big_bads[code]
+        name = bad.name[4:] if bad.name.lower().startswith("the ") else bad.name
+        return StandInThing(name, _content(f"{bad.name} {bad.blurb}"))
+    suit, rank = code[-1], code[:-1]
+    texts = theme.perils.get(suit, {}).get(band_of(int(rank)) if rank.isdigit() else "", ())
+    if not texts:
+        return StandInThing("danger", ())
+    return StandInThing(_thing_name(texts[0]), _content(" ".join(texts)))
 
 
-def skill_phrases(theme: Theme, suit: str) -> tuple[str, ...]:
-    skill = theme.skills[suit]
-    return (skill.name, *skill.keywords)
+_NAME_ENDS = frozenset("that which who with across on in over between through under outside "
+                       "along to the of from at".split())
 
 
-def item_phrases(theme: Theme, code: str) -> tuple[str, ...]:
-    item = theme.items[code]
-    return (item.name, *item.keywords)
+def _thing_name(text: str) -> str:
+    words = text.rstrip(".").split()
+    if words and words[0].lower() in ("a", "an", "the"):
+        words = words[1:]
+    out: list[str] = []
+    for w in words:
+        if out and w.lower() in _NAME_ENDS:
+            break
+        out.append(w.strip(",;:"))
+    return " ".join(out[:4]) or text
 
 
-def judge(
-    plan: str,
-    channel: str | None,
-    items: tuple[str, ...],
-    theme: Theme,
-    advantage_threshold: int | None,
-) -> Judgement:
-    """Judge a plan by the rubric; see the module docstring."""
-    approve_channel = channel is not None and mentions(plan, skill_phrases(theme, channel))
-    approved = tuple(c for c in items if mentions(plan, item_phrases(theme, c)))
-    sources = int(approve_channel) + len(approved)
-    advantage = (
-        advantage_threshold is not None
-        and word_count(plan) >= DETAILED_WORDS
-        and sources >= advantage_threshold
-    )
-    return Judgement(approve_channel, approved, advantage)
+def _content(text: str) -> tuple[str, ...]:
+    seen: list[str] = []
+    for w in words_of(text):
+        if w not in STOPWORDS and len(w) > 2 and w not in seen:
+            seen.append(w)
+    return tuple(seen)
 
 
-def approve_all(
-    channel: str | None, items: tuple[str, ...], advantage_threshold: int | None
-) -> Judgement:
+@dataclass(frozen=True)
+class _Words:
+    """A list of evidence words: surface forms (in order, for hints) and their stems."""
+
+    surface: tuple[str, ...]
+    stems: frozenset[str]
+    long_stems: tuple[str, ...]
+    kept: bool = True
+    """Held by the judge for good (so its identity can key the misspelling memo)."""
+
+
+@dataclass(frozen=True)
+class _Vocab:
+    """A theme's vocabulary, stemmed once per judge."""
+
+    skills: dict[str, _Words]
+    item_refs: dict[str, _Words]
+    item_uses: dict[str, _Words]
+    names: dict[str, tuple[tuple[str, ...], ...]]
+    """Every skill's and item's full name as words, by its first word."""
+    skill_names: dict[str, tuple[str, ...]]
+    item_names: dict[str, tuple[str, ...]]
+
+
+class PlanJudge:
+    """The rubric bound to a stemmer (`stem("dodging") == stem("dodge")`). `name` says which
+    stemmer, for records and docs. Verdicts are memoised (bounded; values immutable)."""
+
+    def __init__(self, stem: Stem, name: str = "custom") -> None:
+        self.name = name
+        self._stem_fn = stem
+        self._stems: dict[str, str] = {}
+        self._vocabs: dict[tuple[str, str], _Vocab] = {}
+        self._memo: dict[tuple[Any, ...], Judgement] = {}
+        self._near: dict[tuple[str, int], bool] = {}
+        self._things: dict[tuple[str, tuple[str, ...]], _Words] = {}
+
+    def _thing_words(self, target: Target) -> _Words:
+        key = (target.name, tuple(target.plan_words))
+        got = self._things.get(key)
+        if got is None:
+            got = self._words([target.name, *target.plan_words])
+            if len(self._things) < _THINGS_KEPT:  # themes hold a bounded number of things
+                self._things[key] = got
+            else:
+                got = _Words(got.surface, got.stems, got.long_stems, kept=False)
+        return got
+
+    def stem(self, word: str) -> str:
+        got = self._stems.get(word)
+        if got is None:
+            if len(self._stems) > _MEMO_LIMIT:
+                self._stems.clear()
+            got = self._stems[word] = self._stem_fn(word)
+        return got
+
+    # -- vocabulary -------------------------------------------------------------------
+    def _words(self, words: list[str], exclude: frozenset[str] = frozenset()) -> _Words:
+        surface: list[str] = []
+        for w in words:
+            for part in words_of(w):
+                if part not in STOPWORDS and part not in exclude and part not in surface:
+                    surface.append(part)
+        stems = frozenset(self.stem(w) for w in surface)
+        return _Words(tuple(surface), stems, tuple(sorted(s for s in stems if len(s) >= 5)))
+
+    def vocab(self, theme: Theme) -> _Vocab:
+        key = (theme.source, theme.id)
+        got = self._vocabs.get(key)
+        if got is not None:
+            return got
+        pw = theme.plan_words
+        skills = {}
+        skill_names = {}
+        for suit, skill in theme.skills.items():
+            name = tuple(words_of(skill.name))
+            skill_names[suit] = name
+            # The playsheet's action words first: they make the best hints.
+            skills[suit] = self._words([*pw.skills.get(suit, ()), *skill.keywords], frozenset(name))
+        refs, uses, item_names = {}, {}, {}
+        for code, item in theme.items.items():
+            name = tuple(words_of(item.name))
+            item_names[code] = name
+            refs[code] = self._words([item.name, *item.keywords])
+            said = [*pw.item_does.get(code, ()), *pw.item_on.get(code, ())]
+            ref_words = frozenset(words_of(" ".join([item.name, *item.keywords])))
+            uses[code] = self._words(said or [item.blurb], ref_words)
+        by_first: dict[str, list[tuple[str, ...]]] = {}
+        for n in sorted({*skill_names.values(), *item_names.values()}):
+            if n:
+                by_first.setdefault(n[0], []).append(n)
+        names = {w: tuple(ns) for w, ns in by_first.items()}
+        got = self._vocabs[key] = _Vocab(skills, refs, uses, names, skill_names, item_names)
+        return got
+
+    def _exact(self, token: Token, words: _Words) -> bool:
+        return self.stem(token.text) in words.stems
+
+    def _hit(self, token: Token, words: _Words) -> bool:
+        """The word is one of the list's, by stem or as a misspelling (memoised per word and
+        list: plans reuse their words)."""
+        key = (token.text, id(words))
+        got = self._near.get(key) if words.kept else None
+        if got is None:
+            text = token.text
+            s = self.stem(text)
+            got = s in words.stems or (len(text) >= 5 and (
+                any(near(text, w) for w in words.surface)
+                or any(near(s, w) for w in words.long_stems)))
+            if words.kept:
+                if len(self._near) > _MEMO_LIMIT:
+                    self._near.clear()
+                self._near[key] = got
+        return got
+
+    # -- judging ------------------------------------------------------------------------
+    def judge(self, plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+              advantage_threshold: int | None, target: Target | None = None) -> Judgement:
+        """Judge a plan by the rubric; see the module docstring."""
+        key = (plan, channel, items, theme.source, theme.id, advantage_threshold,
+               (target.name, target.plan_words) if target is not None else None)
+        got = self._memo.get(key)
+        if got is None:
+            if len(self._memo) > _MEMO_LIMIT:
+                self._memo.clear()
+            got = self._memo[key] = self._judge(plan, channel, items, theme,
+                                                advantage_threshold, target)
+        return got
+
+    def _judge(self, plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+               threshold: int | None, target: Target | None) -> Judgement:
+        vocab = self.vocab(theme)
+        toks = tokens(plan)
+        masked = _name_tokens(toks, vocab.names)
+        content = [t for t in toks if t.index not in masked and t.text not in STOPWORDS]
+        evidence: set[int] = set()
+        credits: list[SourceCredit] = []
+        approve_channel = False
+        if channel is not None:
+            skill = vocab.skills[channel]
+            hits = [t for t in content if self._hit(t, skill)]
+            evidence.update(t.step for t in hits)
+            approve_channel = bool(hits)
+            named = _named(toks, vocab.skill_names[channel])
+            reason = "used" if hits else ("named_only" if named else "not_used")
+            credits.append(SourceCredit("skill", channel, theme.skills[channel].name,
+                                        approve_channel, reason,
+                                        _texts(hits) if hits else named,
+                                        skill.surface[:HINTS_SHOWN]))
+        approved: list[str] = []
+        naming: set[int] = set()  # words naming a committed item: not the thing's misspelt
+        for code in items:
+            refs_words, use_words = vocab.item_refs[code], vocab.item_uses[code]
+            # A word spelt exactly as a use is a use, even if it looks like a misspelt name.
+            refs = [t for t in toks if self._exact(t, refs_words) or (
+                self._hit(t, refs_words) and not self._exact(t, use_words))]
+            ref_ids = {t.index for t in refs}
+            naming |= ref_ids
+            uses = [u for u in content if u.index not in ref_ids and self._hit(u, use_words)
+                    and any(r.sentence == u.sentence and abs(r.index - u.index) <= USE_REACH
+                            for r in refs)]
+            if uses:
+                approved.append(code)
+                evidence.update(t.step for t in uses)
+            reason = "used" if uses else ("named_only" if refs else "not_used")
+            credits.append(SourceCredit("item", code, theme.items[code].name, bool(uses),
+                                        reason, _texts(uses) if uses else _texts(refs),
+                                        use_words.surface[:HINTS_SHOWN]))
+        thing_hits: list[Token] = []
+        thing_hints: tuple[str, ...] = ()
+        if target is not None:
+            thing = self._thing_words(target)
+            thing_hints = thing.surface[:HINTS_SHOWN]
+            thing_hits = [t for t in content if self._exact(t, thing) or (
+                t.index not in naming and self._hit(t, thing))]
+            evidence.update(t.step for t in thing_hits)
+        sources = int(approve_channel) + len(approved)
+        steps = len(evidence)
+        granted = (threshold is not None and sources >= threshold and bool(thing_hits)
+                   and steps >= STEPS_FOR_ADVANTAGE)
+        needs = AdvantageCheck(threshold, sources, target.name if target else None,
+                               _texts(thing_hits), thing_hints, steps, STEPS_FOR_ADVANTAGE,
+                               granted)
+        return Judgement(approve_channel, tuple(approved), granted, tuple(credits), needs)
+
+
+def _name_tokens(toks: list[Token], names: dict[str, tuple[tuple[str, ...], ...]]) -> set[int]:
+    """Positions of the words that spell out a skill's or an item's full name."""
+    words = [t.text for t in toks]
+    out: set[int] = set()
+    for i, w in enumerate(words):
+        for name in names.get(w, ()):
+            n = len(name)
+            if tuple(words[i:i + n]) == name:
+                out.update(range(i, i + n))
+    return out
+
+
+def _named(toks: list[Token], name: tuple[str, ...]) -> tuple[str, ...]:
+    words = [t.text for t in toks]
+    n = len(name)
+    for i in range(len(words) - n + 1):
+        if tuple(words[i:i + n]) == name:
+            return (" ".join(name),)
+    return ()
+
+
+def _texts(found: list[Token]) -> tuple[str, ...]:
+    out: list[str] = []
+    for t in found:
+        if t.text not in out:
+            out.append(t.text)
+    return tuple(out)
+
+
+def approve_all(channel: str | None, items: tuple[str, ...], advantage_threshold: int | None,
+                theme: Theme | None = None) -> Judgement:
     """teller_policy="approve_all": every declared source approved; advantage by count alone."""
     sources = int(channel is not None) + len(items)
     advantage = advantage_threshold is not None and sources >= advantage_threshold
-    return Judgement(channel is not None, tuple(items), advantage)
+    credits: list[SourceCredit] = []
+    if channel is not None:
+        name = theme.skills[channel].name if theme else channel
+        credits.append(SourceCredit("skill", channel, name, True, "approve_all", (), ()))
+    for code in items:
+        name = theme.items[code].name if theme else code
+        credits.append(SourceCredit("item", code, name, True, "approve_all", (), ()))
+    needs = AdvantageCheck(advantage_threshold, sources, None, (), (), 0, 0, advantage)
+    return Judgement(channel is not None, tuple(items), advantage, tuple(credits), needs)
+
+
+def overruled(advice: Judgement, approve_channel: bool, approve_items: tuple[str, ...],
+              advantage: bool) -> Judgement:
+    """A Teller's own verdict with the rubric's reasons beside it: a source the Teller judged
+    otherwise than the rubric gets the reason "teller"."""
+    credits = []
+    for c in advice.credits:
+        mine = approve_channel if c.kind == "skill" else c.code in approve_items
+        credits.append(c if mine == c.credited else
+                       SourceCredit(c.kind, c.code, c.name, mine, "teller", c.words, c.hints))
+    needs = advice.needs
+    if needs is not None:
+        sources = int(approve_channel) + len(approve_items)
+        needs = AdvantageCheck(needs.threshold, sources, needs.thing, needs.thing_words,
+                               needs.thing_hints, needs.steps, needs.steps_needed, advantage)
+    return Judgement(approve_channel, approve_items, advantage, tuple(credits), needs)

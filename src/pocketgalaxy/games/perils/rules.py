@@ -50,7 +50,16 @@ from pocketgalaxy.games.perils.narration import (
     suggest_descriptions,
 )
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rubric import DETAILED_WORDS, Judgement, approve_all, judge
+from pocketgalaxy.games.perils.rubric import (
+    Judgement,
+    PlanJudge,
+    StandInThing,
+    Target,
+    approve_all,
+    explanation_json,
+    overruled,
+    stand_in_thing,
+)
 from pocketgalaxy.games.perils.state import PerilsState
 from pocketgalaxy.games.perils.views import PerilsView, build_view
 
@@ -61,13 +70,13 @@ _PHASE_SEAT = {"archetype": HERO, "describe": TELLER, "choose": HERO, "plan": HE
                "judge": TELLER, "roll": HERO, "shuffle_back": TELLER}
 _MAX_LISTED_CHOICES = 64
 _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
-# Speed (bench/bench_perils_planner.py): judgements and plan lists are pure functions of small
-# keys and repeat constantly in simulations, so they are memoised (bounded; values immutable).
-_JUDGEMENTS: dict[tuple[Any, ...], Judgement] = {}
+# Speed (bench/bench_perils_planner.py): plan lists are pure functions of small keys and
+# repeat constantly in simulations, so they are memoised (bounded; values immutable). The plan
+# judge memoises its own verdicts.
 _PLAN_LISTS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
 _MEMO_LIMIT = 20_000
 _RANK = {code: card(code).rank for code in DECK_54}
-_NOTHING_APPROVED = Judgement(False, (), False)
+_TARGETS: dict[tuple[str, str, str], StandInThing] = {}
 _PRIZES: dict[tuple[Any, ...], str] = {}
 
 
@@ -80,6 +89,12 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+
+    def __init__(self, *, judge: PlanJudge) -> None:
+        """`judge`: the plan judge (the rubric with its stemmer). Get the rules from
+        pocketgalaxy.registry (`get_game("perils")`, `perils_rules()`) so every game shares
+        one judge and records replay identically."""
+        self.judge = judge
 
     # -- setup ------------------------------------------------------------------------
     def new(
@@ -622,29 +637,45 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
             state.phase = "judge"
             return
         if opts.teller_policy == "approve_all":
-            verdict = approve_all(action.channel, tuple(action.items), opts.advantage_threshold)
+            verdict = approve_all(action.channel, tuple(action.items), opts.advantage_threshold,
+                                  self.theme(opts))
         else:
-            verdict = self._judge(action, opts)
+            verdict = self._judge(state)
         self._judged(state, verdict, opts.teller_policy, events)
 
-    def _judge(self, action: MakePlan, opts: PerilsOptions) -> Judgement:
-        """The rubric's verdict (memoised: a pure function of the plan and the theme)."""
-        items = tuple(action.items)
-        if not action.plan and DETAILED_WORDS > 0:  # names nothing, too short for advantage
-            return _NOTHING_APPROVED
-        theme = self.theme(opts)
-        key = (action.plan, action.channel, items, theme.source, theme.id,
-               opts.advantage_threshold)
-        verdict = _JUDGEMENTS.get(key)
-        if verdict is None:
-            if len(_JUDGEMENTS) > _MEMO_LIMIT:
-                _JUDGEMENTS.clear()
-            verdict = _JUDGEMENTS[key] = judge(action.plan, action.channel, items, theme,
-                                               opts.advantage_threshold)
-        return verdict
+    def _judge(self, state: PerilsState) -> Judgement:
+        """The rubric's verdict on the plan in play, with its reasons (the judge memoises)."""
+        opts = state.options
+        return self.judge.judge(state.plan_text, state.plan_channel, tuple(state.plan_items),
+                                self.theme(opts), opts.advantage_threshold,
+                                self._target_for(state))
+
+    def advice(self, state: PerilsState) -> Judgement | None:
+        """What the rubric says of the plan in play (None before a plan): the verdict under
+        teller_policy="rubric", the suggestion a Teller who judges is shown."""
+        if not state.plan_made or state.current is None:
+            return None
+        return self._judge(state)
+
+    def _target_for(self, state: PerilsState) -> Target | None:
+        """The thing the Hero faces. A stand-in built from the theme's peril or Big Bad text;
+        the lead wires this to `thing_for(state, code)` when the themes' things arrive."""
+        code = state.current
+        if code is None:
+            return None
+        theme = self.theme(state.options)
+        key = (theme.source, theme.id, code)
+        got = _TARGETS.get(key)
+        if got is None:
+            got = _TARGETS[key] = stand_in_thing(theme, code)
+        return got
 
     def _judged(self, state: PerilsState, verdict: Judgement, by: str, events: list[Event]
                 ) -> None:
+        if by == "teller":  # the Teller's own verdict, with the rubric's reasons beside it
+            advice = self._judge(state)
+            verdict = overruled(advice, verdict.approve_channel, verdict.approve_items,
+                                verdict.advantage)
         state.judged = True
         state.approve_channel = verdict.approve_channel
         state.approve_items = list(verdict.approve_items)
@@ -652,7 +683,8 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         state.phase = "roll"
         events.append(ev.PlanJudged(approve_channel=verdict.approve_channel,
                                     approve_items=tuple(verdict.approve_items),
-                                    advantage=verdict.advantage, bonus=self.bonus(state), by=by))
+                                    advantage=verdict.advantage, bonus=self.bonus(state), by=by,
+                                    reasons=self._explain(state, verdict)))
 
     def _roll(self, state: PerilsState, events: list[Event]) -> None:
         """PP-R14..R17: roll, spend the approved items, tuck the card as a level or as damage."""
@@ -843,10 +875,38 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
             outcome=out.to_json() if out else None,
             hints=hints,
             suggestions=suggestions,
+            plan_reasons=self._plan_reasons(state),
             prize=_prize(state, theme),
             max_health=max(state.options.max_health, state.start_health),
             options=_options_json(state.options),
         )
+
+
+    def _plan_reasons(self, state: PerilsState) -> dict[str, Any] | None:
+        """The reasons shown beside the plan: the rubric's (its advice while a Teller judges;
+        after a Teller's verdict, the overruled sources marked as the Teller's)."""
+        advice = self.advice(state)
+        if advice is None:
+            return None
+        if state.judged and state.options.teller_policy == "human":
+            advice = overruled(advice, state.approve_channel, tuple(state.approve_items),
+                               state.advantage)
+        elif state.judged and state.options.teller_policy == "approve_all":
+            advice = approve_all(state.plan_channel, tuple(state.plan_items),
+                                 state.options.advantage_threshold, self.theme(state.options))
+        return self._explain(state, advice)
+
+    def _explain(self, state: PerilsState, verdict: Judgement) -> dict[str, Any]:
+        """The verdict's reasons as JSON, each source with the bonus it brings (`value`: a
+        channel brings its level under channel_bonus="level")."""
+        out = explanation_json(verdict)
+        level = (self.levels(state)[state.plan_channel]
+                 if state.plan_channel is not None and state.options.channel_bonus == "level"
+                 else 1)
+        for source in out["sources"]:
+            value = level if source["kind"] == "skill" else 1
+            source["value"] = value if source["credited"] else 0
+        return out
 
 
 def _prize(state: PerilsState, theme: Theme) -> str:

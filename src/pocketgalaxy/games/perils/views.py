@@ -71,12 +71,14 @@ class PlanView:
     advantage: bool
     bonus: int
     rolls: tuple[int, ...]
+    reasons: dict[str, Any] | None = None
+    """The rubric's reasons source by source (games/perils/rubric.py `explanation_json`)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"channel": self.channel, "items": list(self.items), "text": self.text,
                 "judged": self.judged, "approve_channel": self.approve_channel,
                 "approve_items": list(self.approve_items), "advantage": self.advantage,
-                "bonus": self.bonus, "rolls": list(self.rolls)}
+                "bonus": self.bonus, "rolls": list(self.rolls), "reasons": self.reasons}
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,7 @@ def build_view(
     hints: list[dict[str, str] | None],
     suggestions: tuple[str, ...] | None,
     prize: str,
+    plan_reasons: dict[str, Any] | None = None,
     max_health: int,
     options: dict[str, Any],
 ) -> PerilsView:
@@ -211,7 +214,7 @@ def build_view(
     if state.plan_made:
         plan = PlanView(state.plan_channel, tuple(state.plan_items), state.plan_text,
                         state.judged, state.approve_channel, tuple(state.approve_items),
-                        state.advantage, bonus, tuple(state.rolls))
+                        state.advantage, bonus, tuple(state.rolls), plan_reasons)
     items = tuple(ItemView(c, theme.items[c].name, theme.items[c].blurb) for c in state.inventory)
     unchosen_faces: tuple[str, ...] | None = None
     if teller or state.options.reveal_unchosen or state.phase == "over":

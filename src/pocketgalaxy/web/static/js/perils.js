@@ -6,6 +6,7 @@
 
 import { cardBack, cardLabel, playingCard, suitColor, suitSymbol } from "./cards.js";
 import { api, el, groupByIndex, keepFocus, replace, showError } from "./util.js";
+import { judgeDefaults, judgementBlock, rubricSummary } from "./perils_judgement.js";
 
 // Why a game was lost, in words (the rules report a stable reason code).
 const LOSS_REASONS = {
@@ -177,6 +178,7 @@ export function createTable(root, ctx) {
       el("p", { text: `Plan: ${sources.length ? sources.join(", ") : "no bonus sources"}.` }));
     if (p.text) out.append(el("p", { class: "plan-text", text: p.text }));
     if (p.judged) out.append(el("p", { text: `Judged: +${p.bonus}${p.advantage ? ", roll twice and keep the higher" : ""}.` }));
+    if (p.reasons) out.append(judgementBlock(p.reasons, p.judged) || "");
     if (p.rolls && p.rolls.length) out.append(el("p", { class: "dice", text: `Dice: ${p.rolls.join(" ")}` }));
     return out;
   }
@@ -313,7 +315,7 @@ export function createTable(root, ctx) {
         input.addEventListener("change", () => { if (input.checked) state.plan.items.add(code); else state.plan.items.delete(code); });
         return el("div", { class: "check-row" }, input, el("label", { for: id, text: itemName(code) }));
       }) : el("p", { class: "muted small", text: "No items to use." }));
-    const area = el("textarea", { id: "plan-text", maxlength: MAX_PLAN, rows: 4, aria: { label: "Your plan, in words" }, placeholder: "Tell the Teller how you get through: name the skill and the items you use." });
+    const area = el("textarea", { id: "plan-text", maxlength: MAX_PLAN, rows: 4, aria: { label: "Your plan, in words" }, placeholder: "Tell the Teller how you get through: what you do, and how you use each item." });
     area.value = state.plan.text;
     area.addEventListener("input", () => { state.plan.text = area.value; });
     const submit = el("button", {
@@ -323,13 +325,13 @@ export function createTable(root, ctx) {
       },
     });
     return el("div", {}, el("h3", { text: `Your plan against difficulty ${v.difficulty ?? "?"}` }), channelSet, itemSet,
-      el("label", { for: "plan-text", text: "The plan" }), area, submit);
+      el("label", { for: "plan-text", text: "The plan" }), el("p", { class: "muted small", id: "plan-rubric", text: rubricSummary(v.options?.advantage_threshold ?? null) }), area, submit);
   }
 
   function judgeControls(v) {
     const p = v.plan || { items: [] };
     const key = `${state.msg.index}`;
-    if (state.judge.key !== key) state.judge = { channel: Boolean(p.channel), items: new Set(p.items || []), advantage: false, key };
+    if (state.judge.key !== key) state.judge = judgeDefaults(p, key);
     const toggle = (label, pressed, onToggle, focusKey) => {
       const btn = el("button", { type: "button", class: "btn", dataset: { focusKey }, aria: { pressed: pressed ? "true" : "false" }, text: label });
       btn.addEventListener("click", () => {

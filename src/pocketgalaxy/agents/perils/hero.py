@@ -1,69 +1,43 @@
-"""Computer players for Perils & Pathways: the rule-based and random Heroes, the computer Teller.
+"""The rule-based Hero for Perils & Pathways (`rulebased`).
 
-Agents see only their seat's view (and the events their seat may see). The rule-based Hero reads
-each pathway's structured hint, which the view gives only when the description is the computer
-Teller's own suggestion (the text carries the same information to a person); for a text written
-by a person it tries to recognise the theme's fragments in it, and otherwise treats the path as
-unknown.
+It sees only its seat's view (and the events its seat may see). It reads each pathway's
+structured hint, which the view gives only when the description is the computer Teller's own
+suggestion (the text carries the same information to a person); for a text written by a person
+it tries to recognise the theme's fragments in it, and otherwise treats the path as unknown.
+Its plans come from the plan writer (plans.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from pocketgalaxy.agents.base import Agent, RandomAgent
+from pocketgalaxy.agents.base import Agent
+from pocketgalaxy.agents.perils.common import (
+    SKILLS,
+    agent_options,
+    lose_greedy,
+    read_hint,
+    success_chance,
+)
+from pocketgalaxy.agents.perils.plans import PlanWriter
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.perils import events as ev
 from pocketgalaxy.games.perils.actions import (
     ChooseArchetype,
     ChooseLostLevels,
     ChoosePathway,
-    ChooseShuffleBack,
-    DescribePathways,
-    JudgePlan,
     MakePlan,
 )
 from pocketgalaxy.games.perils.content import BANDS, Theme, load_theme
-from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rubric import DETAILED_WORDS, judge, word_count
 from pocketgalaxy.games.perils.views import PerilsView
 
 _BAND_VALUES = {"low": (2, 3, 4), "mid": (5, 6, 7), "high": (8, 9, 10)}
-_SKILLS = ("D", "C", "S")
-
-
-def success_chance(needed: int, advantage: bool) -> float:
-    """P(best die >= needed) for one d6, or two d6 keeping the higher."""
-    if needed <= 1:
-        return 1.0
-    if needed > 6:
-        return 0.0
-    miss = (needed - 1) / 6
-    return 1 - miss * miss if advantage else 1 - miss
-
-
-def _options(agent: Agent) -> PerilsOptions:
-    opts = agent.options
-    return opts if isinstance(opts, PerilsOptions) else PerilsOptions()
-
-
-def _lose_greedy(view: PerilsView, n: int) -> tuple[str, ...]:
-    """Lose levels from the skill with the largest level first, most recent card first (PP-A9)."""
-    levels = {s.suit: s.level for s in view.skills}
-    tucked = {s.suit: list(s.tucked) for s in view.skills}
-    out: list[str] = []
-    for _ in range(n):
-        suit = max((s for s in _SKILLS if tucked[s]), key=lambda s: (levels[s], s))
-        out.append(tucked[suit].pop())
-        levels[suit] -= 1
-    return tuple(out)
 
 
 class RuleBasedHero(Agent):
     """A sensible Hero: heal when hurt, collect items, prefer the best margin, save items for
-    the Big Bads, always channel, and write a plan that names what it uses. It remembers the
-    cards it has seen face up, so a hint's band only covers values still possible.
+    the Big Bads, always channel, and write a plan (plans.py) that uses what it declares. It
+    remembers the cards it has seen face up, so a hint's band only covers values still possible.
 
     Settings: `keep_items` (items kept back for the showdown, default 5).
     """
@@ -74,6 +48,7 @@ class RuleBasedHero(Agent):
         super().__init__(seed, **settings)
         self.keep_items = int(keep_items)
         self.seen: set[str] = set()
+        self._writer = PlanWriter(seed)
 
     def reset(self, seat: int, players: int, options: Any) -> None:
         super().reset(seat, players, options)
@@ -90,7 +65,7 @@ class RuleBasedHero(Agent):
                 self.seen.difference_update(event.cards)
 
     def _theme(self) -> Theme:
-        opts = _options(self)
+        opts = agent_options(self)
         return load_theme(opts.theme, opts.archetype_schema)
 
     def act(self, view: Any, legal: list[Action]) -> Action:
@@ -102,9 +77,9 @@ class RuleBasedHero(Agent):
         if view.phase == "plan":
             return self._plan(view)
         if view.phase == "lose_levels":
-            if _options(self).half_scope == "per_skill":
+            if agent_options(self).half_scope == "per_skill":
                 return legal[-1]
-            return ChooseLostLevels(_lose_greedy(view, view.levels_to_lose))
+            return ChooseLostLevels(lose_greedy(view, view.levels_to_lose))
         return legal[0]
 
     def _archetype(self, legal: list[Action]) -> Action:
@@ -114,7 +89,7 @@ class RuleBasedHero(Agent):
             assert isinstance(a, ChooseArchetype)
             arch = theme.archetype(a.archetype)
             assert arch is not None
-            ranks = [int(c[:-1]) for c in arch.cards if c[-1] in _SKILLS and c[:-1].isdigit()]
+            ranks = [int(c[:-1]) for c in arch.cards if c[-1] in SKILLS and c[:-1].isdigit()]
             return (min(ranks, default=0), sum(ranks))
 
         return max(legal, key=key)
@@ -136,13 +111,13 @@ class RuleBasedHero(Agent):
         hurt = view.health < view.max_health
         kind = hint.get("kind")
         if view.stage == "showdown":
-            suits = [hint["suit"]] if "suit" in hint else list(_SKILLS)
+            suits = [hint["suit"]] if "suit" in hint else list(SKILLS)
             return sum(self._level(view, s) for s in suits) / len(suits)
         if kind == "gift":
             return 3.0 + (view.max_health - view.health) if hurt else 0.1
         if kind == "item":
             return 2.5
-        suits = [hint["suit"]] if "suit" in hint else list(_SKILLS)
+        suits = [hint["suit"]] if "suit" in hint else list(SKILLS)
         bands = [hint["band"]] if "band" in hint else list(BANDS)
         values = [self._peril_value(view, s, d) for s in suits for b in bands
                   for d in _BAND_VALUES[b] if self._possible(view, f"{d}{s}")]
@@ -165,7 +140,7 @@ class RuleBasedHero(Agent):
         return s.level if s else 0
 
     def _peril_value(self, view: PerilsView, suit: str, d: int) -> float:
-        opts = _options(self)
+        opts = agent_options(self)
         level = self._level(view, suit)
         if level > d or (opts.autopass_comparison == ">=" and level >= d):
             return 0.6
@@ -175,7 +150,7 @@ class RuleBasedHero(Agent):
         return p * 1.5 - (1 - p) * cost
 
     def _chance(self, view: PerilsView, suit: str, d: int, items: int) -> float:
-        opts = _options(self)
+        opts = agent_options(self)
         bonus = 1 + items
         if opts.skill_adds_to_roll:
             bonus += self._level(view, suit)
@@ -207,11 +182,11 @@ class RuleBasedHero(Agent):
         return items[:k]
 
     def _plan(self, view: PerilsView) -> Action:
-        opts = _options(self)
+        opts = agent_options(self)
         theme = self._theme()
         assert view.current is not None and view.difficulty is not None
         peril_suit = view.current[-1]
-        channels = [s for s in _SKILLS if s != peril_suit]
+        channels = [s for s in SKILLS if s != peril_suit]
         if opts.heart_is_skill:
             channels.append("H")
         channel = max(channels, key=lambda s: (self._level(view, s), s))
@@ -222,92 +197,5 @@ class RuleBasedHero(Agent):
             chosen = self._showdown_items(view, items)
         else:
             chosen = self._main_items(view, view.difficulty, items)
-        return MakePlan(channel, tuple(chosen), write_plan(theme, channel, tuple(chosen)))
-
-
-def write_plan(theme: Theme, channel: str | None, items: tuple[str, ...]) -> str:
-    """A plan text that names the channelled skill and every committed item (so the rubric
-    approves them) and is detailed enough for advantage."""
-    parts = []
-    if channel is not None:
-        parts.append(f"I lean on my {theme.skills[channel].name}")
-    if items:
-        names = [theme.items[c].name for c in items]
-        parts.append("I bring out the " + ", the ".join(names))
-    text = " and ".join(parts) or "I go carefully"
-    text += (". First I study the danger from cover, then I pick my moment, commit to the "
-             "plan and push through before it can react.")
-    assert word_count(text) >= DETAILED_WORDS
-    return text
-
-
-def read_hint(text: str, theme: Theme) -> dict[str, str]:
-    """Recognise the theme's own fragments in a description (what a reader of the playsheet
-    would notice). Returns the hint the fragments carry, or {} when nothing is recognised."""
-    low = text.lower()
-    found: dict[str, str] = {}
-    for frag in theme.pathways.values():
-        for key, sentences in frag.items():
-            if any(s.lower() in low for s in sentences):
-                if key.startswith("peril_"):
-                    found.update(kind="peril", suit=key[-1])
-                elif key == "peril":
-                    found.setdefault("kind", "peril")
-                elif key in BANDS:
-                    found["band"] = key
-                elif key in ("gift", "item"):
-                    found["kind"] = key
-    return found
-
-
-class ComputerTeller(Agent):
-    """The computer Teller: describes pathways with the view's suggestions, judges plans by the
-    rubric, returns lost items to the stack when it chooses, and loses the largest skills'
-    most recent levels when it must choose."""
-
-    name = "teller"
-
-    def act(self, view: Any, legal: list[Action]) -> Action:
-        assert isinstance(view, PerilsView)
-        opts = _options(self)
-        if view.phase == "describe" and view.suggestions is not None:
-            return DescribePathways(tuple(view.suggestions))
-        if view.phase == "judge" and view.plan is not None:
-            theme = load_theme(opts.theme, opts.archetype_schema)
-            verdict = judge(view.plan.text, view.plan.channel, view.plan.items, theme,
-                            opts.advantage_threshold)
-            return JudgePlan(verdict.approve_channel, verdict.approve_items, verdict.advantage)
-        if view.phase == "shuffle_back":
-            return ChooseShuffleBack(tuple(c for c in view.lost_pending
-                                           if not c[:-1].isdigit()))
-        if view.phase == "lose_levels":
-            if opts.half_scope == "per_skill":
-                return legal[-1]
-            return ChooseLostLevels(_lose_greedy(view, view.levels_to_lose))
-        return legal[0]
-
-
-def agents_for_seat(seat: int, players: int) -> dict[str, Callable[..., Agent]]:
-    """Computer players by name: seat 0 (Hero) "rulebased", "random" (and "planner" from
-    agents/perils_planner.py when it is present); seat 1 (Teller) "teller", "random". The
-    "teller" is agents/perils_styles.py's `StyledTeller` when present (its default style,
-    fair, judges exactly as `ComputerTeller`), else `ComputerTeller`."""
-    if seat == 0:
-        table: dict[str, Callable[..., Agent]] = {"rulebased": RuleBasedHero,
-                                                  "random": RandomAgent}
-        try:  # the planning Hero lives in its own module (imported late: it imports this one)
-            from pocketgalaxy.agents.perils_planner import PlannerHero
-        except ImportError:  # pragma: no cover - only when that module is absent
-            return table
-        table["planner"] = PlannerHero
-        return table
-    if seat == 1:
-        teller: Callable[..., Agent] = ComputerTeller
-        try:  # the judging styles live in their own module (it imports this one)
-            from pocketgalaxy.agents.perils_styles import StyledTeller
-        except ImportError:  # pragma: no cover - only when that module is absent
-            pass
-        else:
-            teller = StyledTeller
-        return {"teller": teller, "random": RandomAgent}
-    return {}
+        return MakePlan(channel, tuple(chosen),
+                        self._writer.write(view, theme, channel, tuple(chosen)))

@@ -1,20 +1,19 @@
 """Teller styles for Perils & Pathways: how the computer Teller judges plans (`style=`).
 
-The computer Teller (`teller` in agents/perils.py) describes pathways and handles the
-zero-health choices; its style changes only how it answers a plan, and only through the
-`JudgePlan` action, so a style applies when `teller_policy="human"` (the Teller seat judges).
-With the default `teller_policy="rubric"` the rules judge by the rubric themselves and the
-style is never asked. Simulations and tournaments of styles therefore set
-`teller_policy="human"`.
+The computer Teller (`teller`, teller.py) describes pathways and handles the zero-health
+choices; its style changes only how it answers a plan, and only through the `JudgePlan`
+action, so a style applies when `teller_policy="human"` (the Teller seat judges). With the
+default `teller_policy="rubric"` the rules judge by the rubric themselves and the style is
+never asked. Simulations and tournaments of styles therefore set `teller_policy="human"`.
 
-- `fair`: the documented rubric (games/perils/rubric.py): a source counts when the plan
-  names it by name or keyword; the roll-twice for a plan of `DETAILED_WORDS` or more words
-  with `advantage_threshold` approved sources.
+Every style starts from the rubric's verdict, which the view carries (`plan.reasons`, the same
+advice a person judging is shown; games/perils/rubric.py, docs/plans.md):
+
+- `fair`: the rubric's verdict, unchanged;
 - `generous`: every declared source (a skill can always be brought to bear, an item always
-  put to some use); the roll-twice from `advantage_threshold - 1` sources, at any length.
-- `harsh`: only sources the plan names explicitly (the skill's or the item's full name, no
-  keywords); the roll-twice only with `advantage_threshold + 1` approved sources and twice
-  `DETAILED_WORDS` words.
+  put to some use); the roll-twice from `advantage_threshold - 1` sources, whatever the plan;
+- `harsh`: the rubric's sources; the roll-twice only when the rubric grants it and the plan
+  has `advantage_threshold + 1` approved sources;
 - `adaptive`: generous, fair or sharper by the Hero's standing, below.
 
 Generous approves at least what fair approves, and harsh at most (a test holds them to it).
@@ -42,21 +41,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pocketgalaxy.agents.perils import ComputerTeller, success_chance
-from pocketgalaxy.agents.perils_planner import matches_hint, model_for, sim_for
+from pocketgalaxy.agents.perils.common import advised, success_chance
+from pocketgalaxy.agents.perils.planner.model import matches_hint, model_for, sim_for
+from pocketgalaxy.agents.perils.teller import ComputerTeller
 from pocketgalaxy.core.cards import DECK_54
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Action
 from pocketgalaxy.games.perils.actions import JudgePlan
-from pocketgalaxy.games.perils.content import Theme, load_theme
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rubric import (
-    DETAILED_WORDS,
-    Judgement,
-    judge,
-    mentions,
-    word_count,
-)
+from pocketgalaxy.games.perils.rubric import Judgement
 from pocketgalaxy.games.perils.views import PerilsView
 
 STYLES = ("fair", "generous", "harsh", "adaptive")
@@ -69,32 +62,29 @@ _ITEM_SHARE = sum(1 for c in _ABOVE_ACES if matches_hint(c, {"kind": "item"})) /
 """The share of items among the 50 cards above the aces: the chance a random pathway is one."""
 
 
-def judge_fair(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+def judge_fair(fair: Judgement, channel: str | None, items: tuple[str, ...],
                threshold: int | None) -> Judgement:
-    """The documented rubric, unchanged."""
-    return judge(plan, channel, items, theme, threshold)
+    """The rubric's verdict, unchanged."""
+    return fair
 
 
-def judge_generous(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+def judge_generous(fair: Judgement, channel: str | None, items: tuple[str, ...],
                    threshold: int | None) -> Judgement:
-    """Every declared source; the roll-twice one source sooner than the rubric, any length."""
+    """Every declared source; the roll-twice one source sooner than the rubric, any plan."""
     sources = int(channel is not None) + len(items)
     advantage = threshold is not None and sources >= threshold - 1
     return Judgement(channel is not None, tuple(items), advantage)
 
 
-def judge_harsh(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+def judge_harsh(fair: Judgement, channel: str | None, items: tuple[str, ...],
                 threshold: int | None) -> Judgement:
-    """Only sources named in full; the roll-twice rarely (one more source, twice the words)."""
-    approve_channel = channel is not None and mentions(plan, (theme.skills[channel].name,))
-    approved = tuple(c for c in items if mentions(plan, (theme.items[c].name,)))
-    sources = int(approve_channel) + len(approved)
-    advantage = (threshold is not None and sources >= threshold + 1
-                 and word_count(plan) >= 2 * DETAILED_WORDS)
-    return Judgement(approve_channel, approved, advantage)
+    """The rubric's sources; the roll-twice only with one more approved source than it needs."""
+    sources = int(fair.approve_channel) + len(fair.approve_items)
+    advantage = fair.advantage and threshold is not None and sources >= threshold + 1
+    return Judgement(fair.approve_channel, fair.approve_items, advantage)
 
 
-def judge_rescue(plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
+def judge_rescue(fair: Judgement, channel: str | None, items: tuple[str, ...],
                  threshold: int | None) -> Judgement:
     """The adaptive Teller far behind: every declared source, and the roll-twice always
     (when the options allow it at all)."""
@@ -202,13 +192,12 @@ class StyledTeller(ComputerTeller):
         """This Teller's verdict on the plan in the view."""
         assert view.plan is not None
         opts = self._opts()
-        theme = load_theme(opts.theme, opts.archetype_schema)
         plan = view.plan
+        fair = advised(view)
         mode = self.mode(view)
         if mode == "tough":
-            fair = judge_fair(plan.text, plan.channel, plan.items, theme, opts.advantage_threshold)
             return judge_tough(view, opts, fair)
-        return _JUDGES[mode](plan.text, plan.channel, plan.items, theme, opts.advantage_threshold)
+        return _JUDGES[mode](fair, plan.channel, plan.items, opts.advantage_threshold)
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         assert isinstance(view, PerilsView)

@@ -1,0 +1,166 @@
+"""The words a plan is judged by: a theme's optional `[plan_words]` table, and plan tokens.
+
+A playsheet may add, apart from its skills' and items' own keywords:
+
+    [plan_words.skills.C]
+    words = ["duck", "roll", "vault"]        # more action words of the skill
+    [plan_words.items.JC]
+    does = ["swing", "reel", "climb"]        # what the item does
+    on = ["ledge", "gap", "girder"]          # what it acts on
+
+Every list is optional; unknown keys are refused (file, key, what was expected). This module
+also splits a plan into words (`tokens`) and sentences, and knows which near-misses count as
+a misspelling (`near`). It has no stemmer: the rubric is given one (games/perils/rubric.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pocketgalaxy.core.errors import ContentError
+
+_WORD = re.compile(r"[a-z]+")
+_SENTENCE_END = re.compile(r"[.;!?\n]+")
+_SKILL_KEYS = {"words"}
+_ITEM_KEYS = {"does", "on"}
+MAX_WORDS_PER_LIST = 64
+"""A bound on each list of a user's playsheet (the judge compares every plan word to them)."""
+
+STOPWORDS = frozenset(
+    "a an the and or but if of to in on at by for with from into onto off up down out over "
+    "under it its it's this that these those there here i i'm me my mine we us our you your he "
+    "she they them their is are was were be been being am do does did have has had so as then "
+    "than too very just not no yes can could will would shall should may might must all any "
+    "some each every one what which who whom whose how when where why while s t ll d m re ve "
+    "own anything something nothing everything must need needs only like"
+    .split()
+)
+"""Words that say nothing about a plan (they never count as evidence)."""
+
+ORDER_WORDS = frozenset(
+    "then next first second third finally after afterwards before once while meanwhile until "
+    "when last".split()
+)
+"""Words that start a new step of a plan (sentence ends and semicolons do too)."""
+
+
+@dataclass(frozen=True)
+class PlanWords:
+    """A theme's extra plan vocabulary, in the playsheet's own spelling (lower case)."""
+
+    skills: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    item_does: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    item_on: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word of a plan: its surface form (lower case), position, sentence and step."""
+
+    text: str
+    index: int
+    sentence: int
+    step: int
+
+
+def parse_plan_words(raw: Any, file: str, suits: tuple[str, ...], items: tuple[str, ...]
+                     ) -> PlanWords:
+    """Check and read a `[plan_words]` table (None: an empty one)."""
+    if raw is None:
+        return PlanWords()
+    if not isinstance(raw, dict):
+        raise ContentError(file, "plan_words", "a table with skills and items")
+    _only(raw, file, "plan_words", {"skills", "items"})
+    skills: dict[str, tuple[str, ...]] = {}
+    does: dict[str, tuple[str, ...]] = {}
+    on: dict[str, tuple[str, ...]] = {}
+    for suit, table in _tables(raw, "skills", file, suits).items():
+        where = f"plan_words.skills.{suit}"
+        _only(table, file, where, _SKILL_KEYS)
+        skills[suit] = _words(table, "words", file, where)
+    for code, table in _tables(raw, "items", file, items).items():
+        where = f"plan_words.items.{code}"
+        _only(table, file, where, _ITEM_KEYS)
+        does[code] = _words(table, "does", file, where)
+        on[code] = _words(table, "on", file, where)
+    return PlanWords(skills, does, on)
+
+
+def _only(table: dict[str, Any], file: str, where: str, allowed: set[str]) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise ContentError(file, f"{where}.{unknown[0]}",
+                           f"a known key (allowed: {', '.join(sorted(allowed))})")
+
+
+def _tables(raw: dict[str, Any], key: str, file: str, allowed: tuple[str, ...]
+            ) -> dict[str, dict[str, Any]]:
+    value = raw.get(key, {})
+    if not isinstance(value, dict):
+        raise ContentError(file, f"plan_words.{key}", "a table")
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted(value):
+        if name not in allowed:
+            raise ContentError(file, f"plan_words.{key}.{name}",
+                               f"one of {', '.join(allowed)}")
+        if not isinstance(value[name], dict):
+            raise ContentError(file, f"plan_words.{key}.{name}", "a table")
+        out[name] = value[name]
+    return out
+
+
+def _words(table: dict[str, Any], key: str, file: str, where: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if (not isinstance(value, list) or len(value) > MAX_WORDS_PER_LIST
+            or not all(isinstance(v, str) and _WORD.fullmatch(v.strip().lower()) for v in value)):
+        raise ContentError(file, f"{where}.{key}",
+                           f"a list of at most {MAX_WORDS_PER_LIST} single words (letters only)")
+    return tuple(v.strip().lower() for v in value)
+
+
+def words_of(text: str) -> list[str]:
+    """The lower-case words of a text ("Med-Patch" -> ["med", "patch"])."""
+    return _WORD.findall(text.lower())
+
+
+def tokens(plan: str) -> list[Token]:
+    """The plan's words with their step: a step ends at . ; ! ? or a new line, and an order
+    word (then, next, first, ...) starts a new one."""
+    out: list[Token] = []
+    step = sentence = 0
+    for text in _SENTENCE_END.split(plan.lower()):
+        words = _WORD.findall(text)
+        if not words:
+            continue
+        if out:
+            step = out[-1].step + 1
+            sentence = out[-1].sentence + 1
+        for j, w in enumerate(words):
+            if w in ORDER_WORDS and j > 0:
+                step += 1
+            out.append(Token(w, len(out), sentence, step))
+    return out
+
+
+def near(a: str, b: str) -> bool:
+    """True when `a` is `b` misspelt: two neighbouring letters swapped, or one letter missing or
+    extra (words of five letters or more), or one letter wrong (six or more: among shorter
+    words one wrong letter is too often another word, "cover" and "hover")."""
+    if a == b:
+        return True
+    la, lb = len(a), len(b)
+    if min(la, lb) < 5 or abs(la - lb) > 1:
+        return False
+    if la == lb:
+        diff = [i for i in range(la) if a[i] != b[i]]
+        if len(diff) == 1:
+            return la >= 6
+        return (len(diff) == 2 and diff[1] == diff[0] + 1
+                and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if la < lb else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    return short[i:] == long_[i + 1:]

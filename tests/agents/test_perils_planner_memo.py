@@ -4,8 +4,9 @@ gives, whatever the process computed before (else `--workers N` and a game alone
 from __future__ import annotations
 
 from pocketgalaxy.agents.perils.planner.hero import _ARCHETYPE_VALUES, PlannerHero
-from pocketgalaxy.agents.perils.planner.model import _PERIL, model_for
+from pocketgalaxy.agents.perils.planner.model import PERIL as _PERIL
 from pocketgalaxy.agents.perils.planner.model import Sim as _Sim
+from pocketgalaxy.agents.perils.planner.model import model_for
 from pocketgalaxy.games.perils.content import load_theme
 from pocketgalaxy.games.perils.options import PerilsOptions
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pocketgalaxy.games.perils.narration import suggest_descriptions
 from pocketgalaxy.games.perils.options import PerilsOptions
 from pocketgalaxy.games.perils.rules import PerilsRules
-from pocketgalaxy.registry import perils_rules
 from pocketgalaxy.games.perils.state import PerilsState
+from pocketgalaxy.registry import perils_rules
 
 
 def _at_describe(rules: PerilsRules, seed: int) -> PerilsState:

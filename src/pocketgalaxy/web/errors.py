@@ -41,6 +41,7 @@ _EXACT = {
     "seat/taken_over": 409,
     "seat/not_human": 409,
     "record/not_finished": 409,
+    "game/abandoned": 409,
     "message/too_large": 413,
     "message/rate_limited": 429,
     "store/failed": 503,

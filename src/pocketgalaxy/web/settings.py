@@ -18,6 +18,10 @@ _ENV = {
     "bot_delay_ms": "POCKETGALAXY_BOT_DELAY_MS",
     "rate_per_s": "POCKETGALAXY_RATE_PER_S",
     "rate_burst": "POCKETGALAXY_RATE_BURST",
+    "bot_move_budget_s": "POCKETGALAXY_BOT_MOVE_BUDGET_S",
+    "bot_processes": "POCKETGALAXY_BOT_PROCESSES",
+    "bot_threads": "POCKETGALAXY_BOT_THREADS",
+    "abandon_after_s": "POCKETGALAXY_ABANDON_AFTER_S",
 }
 
 
@@ -47,6 +51,14 @@ class Settings:
     """How long a new WebSocket may stay silent before its hello."""
     lobby_limit: int = 100
     """Most games listed by the lobby."""
+    bot_move_budget_s: float = 10.0
+    """Longest a computer player may think about one move; past it a quick player moves."""
+    bot_processes: int = 2
+    """Worker processes for the searching computer players (ismcts, planner)."""
+    bot_threads: int = 4
+    """Worker threads for the other computer players."""
+    abandon_after_s: int = 7 * 24 * 3600
+    """An unfinished game with nobody connected and no move for this long becomes abandoned."""
 
     @classmethod
     def from_env(
@@ -78,9 +90,10 @@ def _typed(values: dict[str, Any]) -> dict[str, Any]:
     for name, value in values.items():
         try:
             if name in ("port", "bot_delay_ms", "max_message_bytes", "rate_burst", "max_name_len",
-                        "max_text_len", "outbound_queue", "lobby_limit"):
+                        "max_text_len", "outbound_queue", "lobby_limit", "bot_processes",
+                        "bot_threads", "abandon_after_s"):
                 out[name] = int(value)
-            elif name in ("rate_per_s", "hello_timeout_s"):
+            elif name in ("rate_per_s", "hello_timeout_s", "bot_move_budget_s"):
                 out[name] = float(value)
             elif name == "data_dir":
                 out[name] = Path(value)
@@ -92,4 +105,15 @@ def _typed(values: dict[str, Any]) -> dict[str, Any]:
         raise OptionsError(f"server setting port={out['port']} is outside 0..65535")
     if "bot_delay_ms" in out and out["bot_delay_ms"] < 0:
         raise OptionsError(f"server setting bot_delay_ms={out['bot_delay_ms']} must be >= 0")
+    for name, low, high in _RANGES:
+        if name in out and not low <= out[name] <= high:
+            raise OptionsError(f"server setting {name}={out[name]} is outside {low}..{high}")
     return out
+
+
+_RANGES = (
+    ("bot_move_budget_s", 0.1, 600.0),
+    ("bot_processes", 1, 64),
+    ("bot_threads", 1, 64),
+    ("abandon_after_s", 1, 10 * 365 * 24 * 3600),
+)

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.limits import is_heavy
-from pocketgalaxy.agents.registry import parse_spec
 from pocketgalaxy.core.game import Action
 from pocketgalaxy.web.live import Clock, LiveGame
 from pocketgalaxy.web.thinking import Thinker, ThinkingStopped, think, think_fresh
@@ -84,6 +83,8 @@ class Bots:
                     return
         except (asyncio.CancelledError, ThinkingStopped):
             return  # the game left memory or the server stops: not a failure
+        except Exception:
+            log.exception("the computer players of game %s stopped", live.id)
 
     async def _bot_move(self, live: LiveGame) -> bool:
         """One move of the computer player to act. False when the loop should end."""
@@ -96,7 +97,7 @@ class Bots:
             agent, index = session.agents[seat], live.index
             view, legal = session.view(seat), session.legal_actions(seat)
             spec = self._spec(live, seat)
-        heavy = is_heavy(live.rules.name, parse_spec(spec)[0])
+        heavy = is_heavy(live.rules.name, _name(spec))
         try:
             try:
                 action, thought = await self.thinker.run(think, agent, view, legal, heavy=heavy)
@@ -132,7 +133,7 @@ class Bots:
     def light_bot(self, game: str, seat: int, players: int) -> str:
         """A quick player for a seat: the default unless it searches, else the first light one."""
         spec = self.hub.default_bot(game, seat, players)
-        if not is_heavy(game, parse_spec(spec)[0]):
+        if not is_heavy(game, _name(spec)):
             return spec
         names = self.hub.agent_names(game, seat, players)
         return next((n for n in _LIGHT if n in names), spec)
@@ -265,3 +266,8 @@ class Bots:
     @staticmethod
     def _thinking(live: LiveGame) -> bool:
         return live.bot_task is not None and not live.bot_task.done()
+
+
+def _name(spec: str) -> str:
+    """The player's name in a spec (`ismcts:iterations=500` -> `ismcts`)."""
+    return spec.partition(":")[0].strip()

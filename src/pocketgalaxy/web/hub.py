@@ -34,7 +34,7 @@ from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.core.record import GameRecord
 from pocketgalaxy.core.rng import new_seed
 from pocketgalaxy.session import Session
-from pocketgalaxy.web import payloads
+from pocketgalaxy.web import conns, payloads
 from pocketgalaxy.web.bots import Bots
 from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.live import Clock, Conn, LiveGame, SeatInfo, default_name, encode, play_link
@@ -455,7 +455,7 @@ class Hub:
                     "action/stale",
                     f"you acted on position {index} but the game is at {live.index}: "
                     "another action came first; look again",
-                    allowed=self._legal_json(live, seat),
+                    allowed=payloads.legal_json(live, seat),
                 )
             self._check_text(action)
             try:
@@ -465,7 +465,8 @@ class Hub:
                 raise WebError("action/malformed", exc.message, allowed=exc.allowed) from exc
             except IllegalActionError as exc:
                 # Our own legal list, never the rules' `allowed`, which could describe another seat.
-                raise WebError(exc.code, exc.message, allowed=self._legal_json(live, seat)) from exc
+                legal = payloads.legal_json(live, seat)
+                raise WebError(exc.code, exc.message, allowed=legal) from exc
             at = self._commit(live, seat, parsed, "person")
             return {"index": live.index, "events": payloads.events_json(live, seat, at, at + 1)}
 
@@ -481,10 +482,6 @@ class Hub:
         elif isinstance(data, list):
             for value in data:
                 self._check_text(value, depth + 1)
-
-    @staticmethod
-    def _legal_json(live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
-        return payloads.legal_json(live, seat)
 
     def _commit(self, live: LiveGame, seat: int, action: Action, by: str) -> int:
         """Apply, persist, then tell everyone (game lock held). Returns the action's index."""
@@ -510,17 +507,7 @@ class Hub:
         return at
 
     def _broadcast(self, live: LiveGame, *, skip: Conn | None = None) -> None:
-        """Queue an update for every connection, each built for that connection's seat."""
-        built: dict[tuple[int | None, int], str] = {}
-        for conn in list(live.conns):
-            if conn is skip or conn.closed:
-                continue
-            key = (conn.seat, conn.sent_index)
-            if key not in built:  # watchers of one seat share one encoded message
-                built[key] = encode(payloads.seat_payload(
-                    live, conn.seat, "update", since=conn.sent_index, clock=self.clock_json(live)))
-            conn.push(built[key])
-            conn.sent_index = live.index
+        conns.broadcast(live, self.clock_json(live), skip=skip)
 
     # -- connections ---------------------------------------------------------------------------
     def attach(self, live: LiveGame, conn: Conn, seat: int | None, since: int) -> None:
@@ -533,11 +520,11 @@ class Hub:
         conn.sent_index = live.index
         live.conns.add(conn)
         live.idle_since = None
-        flipped = self._count(live, seat, +1)
+        flipped = conns.count(live, seat, +1)
         conn.push(payloads.seat_payload(live, seat, "snapshot", since=since,
                                         clock=self.clock_json(live)))
         if flipped:
-            self._presence(live, skip=conn)
+            conns.presence(live, skip=conn)
             self._after_change(live)
 
     def detach(self, conn: Conn) -> None:
@@ -550,26 +537,9 @@ class Hub:
         live.conns.discard(conn)
         if not live.conns:
             live.idle_since = time.monotonic()
-        if self._count(live, conn.seat, -1):
-            self._presence(live)
+        if conns.count(live, conn.seat, -1):
+            conns.presence(live)
         self._after_change(live)  # the away timer, or a finished game leaving memory
-
-    @staticmethod
-    def _count(live: LiveGame, seat: int | None, step: int) -> bool:
-        """Count a seat's connections; True when that seat's connected state flipped."""
-        if seat is None:
-            return False
-        before = live.seat_conns.get(seat, 0)
-        after = max(0, before + step)
-        live.seat_conns[seat] = after
-        return (before > 0) != (after > 0)
-
-    def _presence(self, live: LiveGame, *, skip: Conn | None = None) -> None:
-        """Queue one small `presence` message (who is connected, per seat) for every connection."""
-        message = encode(payloads.presence(live))
-        for conn in list(live.conns):
-            if conn is not skip and not conn.closed:
-                conn.push(message)
 
     # -- computer players, clocks, absences and abandoned games (web/bots.py) ------------------
     def _after_change(self, live: LiveGame) -> None:

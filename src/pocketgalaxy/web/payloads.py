@@ -62,7 +62,7 @@ def seat_payload(
 def legal_json(live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
     """The seat's legal actions, only when a person holds that seat and it is to act."""
     session = live.session
-    if seat is None or session.to_act != seat or not live.seats[seat].is_person:
+    if seat is None or live.abandoned or session.to_act != seat or not live.seats[seat].is_person:
         return []
     key = (live.index, seat)
     if live.legal_cache is not None and live.legal_cache[0] == key:

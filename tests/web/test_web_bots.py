@@ -102,7 +102,7 @@ def _wait(check: Any, seconds: float = 20.0) -> None:
 
 def test_requests_are_served_while_a_computer_player_thinks(app_client: TestClient) -> None:
     made = _create(app_client, "adventure", [{"kind": "bot", "bot": "gated"},
-                                            {"kind": "human"}])
+                                            {"kind": "bot", "bot": "gated"}])
     gid = made["game_id"]
     assert STARTED.wait(10)
     # The player is stuck thinking; the server still answers this game and others at once.
@@ -179,7 +179,7 @@ def test_a_searcher_over_its_budget_is_stopped_and_a_quick_player_moves(
                         bot_processes=1)
     with TestClient(create_app(settings, make_agent=fake_make_agent)) as client:
         made = _create(client, "adventure", [{"kind": "bot", "bot": "ismcts:fake=sleepy"},
-                                            {"kind": "human"}])
+                                            {"kind": "bot", "bot": "ismcts:fake=sleepy"}])
         gid = made["game_id"]
         started = time.monotonic()
         _wait(lambda: client.get(f"/api/games/{gid}").json()["index"] >= 1, 30)
@@ -212,7 +212,7 @@ def test_stopping_the_server_drops_a_thought_without_a_failure(
     app = create_app(settings, make_agent=fake_make_agent)
     with TestClient(app) as client:
         gid = _create(client, "adventure", [{"kind": "bot", "bot": "gated"},
-                                            {"kind": "human"}])["game_id"]
+                                            {"kind": "bot", "bot": "gated"}])["game_id"]
         assert STARTED.wait(10)
         hub = app.state.hub
     GATE.set()  # the server has stopped; the thought finishes now

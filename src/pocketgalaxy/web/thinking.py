@@ -24,6 +24,7 @@ import asyncio
 import concurrent.futures
 import copy
 import multiprocessing
+import os
 from typing import Any
 
 from pebble import ProcessPool
@@ -50,6 +51,19 @@ def think_fresh(
     agent.reset(seat, players, options)
     agent.observe(events)
     return think(agent, view, legal)
+
+
+WORKER_NICENESS = 10
+"""Worker processes run at a lower CPU priority than the server, so on a busy machine the
+requests of people come before the thinking of computer players."""
+
+
+def _lower_priority() -> None:
+    """Initializer of each worker process."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):  # pragma: no cover - platforms without nice
+        pass
 
 
 def _copy_and(job: Any, agent: Agent, *args: Any) -> tuple[Action, Agent]:
@@ -96,7 +110,8 @@ class Thinker:
         if self._process_pool is None:
             # forkserver: forking the server itself (threads running) is unsafe.
             context = multiprocessing.get_context("forkserver")
-            self._process_pool = ProcessPool(max_workers=self.processes, context=context)
+            self._process_pool = ProcessPool(max_workers=self.processes, context=context,
+                                             initializer=_lower_priority)
         return self._process_pool
 
     def stop(self) -> None:

@@ -246,19 +246,23 @@ def main(argv: list[str] | None = None) -> None:
                         help="computer-player games (0..20; 0 measures the idle server)")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--seconds", type=float, default=20.0, help="measuring time per tree")
+    parser.add_argument("--idle", action="store_true",
+                        help="also measure the after tree with no computer games (the machine's "
+                             "own noise floor)")
     parser.add_argument("--ismcts", default=ISMCTS_MAX)
     parser.add_argument("--planner", default=PLANNER_MAX)
     args = parser.parse_args(argv)
     if not 0 <= args.games <= 20 or not 1 <= args.seconds <= 300:
         raise SystemExit("--games must be 0..20 and --seconds 1..300")
-    trees = ([("before", args.before)] if args.before else []) + [("after", args.after)]
+    trees = ([("before", args.before, args.games)] if args.before else []) + [
+        ("after", args.after, args.games)] + ([("idle", args.after, 0)] if args.idle else [])
     results: list[tuple[str, Figures]] = []
-    for label, src in trees:
-        print(f"{label}: {module_path(src)}", flush=True)
+    for label, src, games in trees:
+        print(f"{label}: {module_path(src)}, {games} computer games", flush=True)
         with tempfile.TemporaryDirectory(prefix="pg-bot-load-") as tmp:
             proc, base = start_server(src, Path(tmp))
             try:
-                figures = asyncio.run(measure(base, args.games, args.warmup, args.seconds,
+                figures = asyncio.run(measure(base, games, args.warmup, args.seconds,
                                               args.ismcts, args.planner))
             finally:
                 stop_server(proc)

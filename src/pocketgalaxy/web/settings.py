@@ -53,8 +53,9 @@ class Settings:
     """Most games listed by the lobby."""
     bot_move_budget_s: float = 10.0
     """Longest a computer player may think about one move; past it a quick player moves."""
-    bot_processes: int = 2
-    """Worker processes for the searching computer players (ismcts, planner)."""
+    bot_processes: int = max(1, min(4, (os.cpu_count() or 2) - 1))
+    """Worker processes for the searching computer players (ismcts, planner): one core is left
+    for serving requests (1 on two cores, at most 4)."""
     bot_threads: int = 4
     """Worker threads for the other computer players."""
     abandon_after_s: int = 7 * 24 * 3600

@@ -59,6 +59,15 @@ class SleepyAgent(Agent):
         return legal[0]
 
 
+class BrokenAgent(Agent):
+    """A searcher that fails at every decision."""
+
+    name = "broken"
+
+    def act(self, view: Any, legal: list[Action]) -> Action:
+        raise RuntimeError("this player is broken on purpose")
+
+
 _FAKES: dict[str, type[Agent]] = {"gated": GatedAgent, "counting": CountingAgent}
 
 
@@ -68,6 +77,8 @@ def fake_make_agent(game: str, spec: str, seat: int, players: int, seed: int) ->
         return _FAKES[name](seed)
     if name == "ismcts" and "sleepy" in spec:
         return SleepyAgent(seed)
+    if name == "ismcts" and "broken" in spec:
+        return BrokenAgent(seed)
     if name == "ismcts" and "counting" in spec:
         return CountingAgent(seed)  # a searcher's name: thinks in a worker process
     return real_make_agent(game, spec, seat, players, seed)
@@ -188,6 +199,17 @@ def test_a_searcher_over_its_budget_is_stopped_and_a_quick_player_moves(
         hub = client.app.state.hub  # type: ignore[attr-defined]
         assert hub.store.load_actions(gid)[0].by == "bot"
     assert any("ran out of its 1 s budget" in r.getMessage() for r in caplog.records)
+
+
+def test_a_failing_player_does_not_stall_its_game(
+    app_client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    made = _create(app_client, "adventure", [{"kind": "bot", "bot": "ismcts:fake=broken"},
+                                            {"kind": "bot", "bot": "memory"}])
+    gid = made["game_id"]
+    _wait(lambda: app_client.get(f"/api/games/{gid}").json()["status"] == "over", 60)
+    failures = [r for r in caplog.records if "failed; a quick player moves" in r.getMessage()]
+    assert failures and all(r.exc_info for r in failures)
 
 
 def test_real_searchers_play_a_game_to_the_end_in_worker_processes(tmp_path: Path) -> None:

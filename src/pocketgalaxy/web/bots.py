@@ -107,6 +107,14 @@ class Bots:
                             self.thinker.budget_s)
                 action, _ = await self._fallback(live, seat, view, legal)
                 thought = agent  # the seat keeps its own player, which saw none of this
+            except (ThinkingStopped, asyncio.CancelledError):
+                raise
+            except Exception:
+                # A player that fails (or whose worker process died) must not stall the game.
+                log.exception("computer player %s at seat %d of game %s failed; a quick player "
+                              "moves instead", spec, seat, live.id)
+                action, _ = await self._fallback(live, seat, view, legal)
+                thought = agent
         except (ThinkingStopped, asyncio.CancelledError):
             raise
         except Exception:

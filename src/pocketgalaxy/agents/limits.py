@@ -99,7 +99,9 @@ def check_settings(game: str, name: str, settings: Mapping[str, Any]) -> None:
 
 def _refusal(name: str, key: str, value: Any, limit: Limit) -> PocketGalaxyError:
     return PocketGalaxyError(
-        f"{name} setting {key}={value!r} is not allowed: {key} must be {limit.describe()}",
+        # Worded like the players' own refusals ("bad settings for ..."), with the range.
+        f"bad settings for {name!r}: {key}={value!r} is not allowed: {key} must be "
+        f"{limit.describe()}",
         code="agent/bad_spec",
         allowed=[f"{key}={_num(limit.low)}..{_num(limit.high)}"],
     )

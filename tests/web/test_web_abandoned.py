@@ -10,9 +10,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
+from pocketgalaxy.core.errors import OptionsError
 from pocketgalaxy.web.server import create_app
 from pocketgalaxy.web.settings import Settings
 from pocketgalaxy.web.store import games_table
@@ -106,3 +108,17 @@ def test_an_old_unfinished_game_is_abandoned_at_start_and_not_rebuilt(tmp_path: 
         assert hub.store.load_game(old).status == "abandoned"
         assert _status(client, old) == "abandoned"
         assert _status(client, fresh) == "running"
+
+
+def test_the_new_settings_come_from_the_environment_and_are_bounded() -> None:
+    got = Settings.from_env({"POCKETGALAXY_ABANDON_AFTER_S": "60",
+                             "POCKETGALAXY_BOT_MOVE_BUDGET_S": "2.5",
+                             "POCKETGALAXY_BOT_PROCESSES": "3", "POCKETGALAXY_BOT_THREADS": "2"})
+    assert (got.abandon_after_s, got.bot_move_budget_s, got.bot_processes, got.bot_threads) == (
+        60, 2.5, 3, 2)
+    assert Settings.from_env({}).abandon_after_s == 7 * 24 * 3600
+    for var, value, fragment in (("POCKETGALAXY_ABANDON_AFTER_S", "0", "abandon_after_s=0"),
+                                 ("POCKETGALAXY_BOT_MOVE_BUDGET_S", "9999", "bot_move_budget_s"),
+                                 ("POCKETGALAXY_BOT_PROCESSES", "many", "bot_processes")):
+        with pytest.raises(OptionsError, match=fragment):
+            Settings.from_env({var: value})

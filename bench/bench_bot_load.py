@@ -65,7 +65,8 @@ def module_path(src: Path) -> str:
     return out.stdout.strip()
 
 
-def start_server(src: Path, data_dir: Path) -> tuple[subprocess.Popen[str], str]:
+def start_server(src: Path, data_dir: Path,
+                 log: list[str]) -> tuple[subprocess.Popen[str], str]:
     port = _free_port()
     db = f"sqlite:///{(data_dir / 'bench.sqlite3').as_posix()}"
     proc = subprocess.Popen(
@@ -86,7 +87,12 @@ def start_server(src: Path, data_dir: Path) -> tuple[subprocess.Popen[str], str]
     else:
         proc.kill()
         raise SystemExit("the server did not start")
-    threading.Thread(target=lambda: [None for _ in proc.stdout or ()], daemon=True).start()
+    def drain() -> None:  # keep the pipe empty; keep the server's warnings for the report
+        for line in proc.stdout or ():
+            if "WARNING" in line or "ERROR" in line or "budget" in line:
+                log.append(line.rstrip())
+
+    threading.Thread(target=drain, daemon=True).start()
     return proc, base
 
 
@@ -260,12 +266,15 @@ def main(argv: list[str] | None = None) -> None:
     for label, src, games in trees:
         print(f"{label}: {module_path(src)}, {games} computer games", flush=True)
         with tempfile.TemporaryDirectory(prefix="pg-bot-load-") as tmp:
-            proc, base = start_server(src, Path(tmp))
+            log: list[str] = []
+            proc, base = start_server(src, Path(tmp), log)
             try:
                 figures = asyncio.run(measure(base, games, args.warmup, args.seconds,
                                               args.ismcts, args.planner))
             finally:
                 stop_server(proc)
+        if log:
+            print(f"  the server logged {len(log)} warning(s), e.g. {log[0][:160]}", flush=True)
         results.append((label, figures))
     print(f"\n{args.games} computer-player games ({args.ismcts} x4 for Adventure, "
           f"{args.planner} for Perils), {args.seconds:g} s measured after {args.warmup:g} s, "

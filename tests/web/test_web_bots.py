@@ -274,3 +274,21 @@ def test_planner_beyond_its_maximum_is_refused_for_a_takeover_too(client: TestCl
     assert "samples must be a whole number from 1 to 1000" in res.json()["error"]["message"]
     seat = client.get(f"/api/games/{gid}").json()["seats"][0]
     assert seat["taken_over"] is False
+
+
+def test_the_turn_clock_move_is_thought_off_the_loop_by_the_seat_default(
+    tmp_path: Path,
+) -> None:
+    # The Perils Hero's default computer player is the planner: a searcher, so a worker process.
+    settings = Settings(data_dir=tmp_path / "data", bot_delay_ms=0, bot_processes=1)
+    with TestClient(create_app(settings)) as client:
+        res = client.post("/api/games", json={
+            "game": "perils", "players": 2, "turn_clock_s": 1,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "teller"}]})
+        gid = res.json()["game_id"]
+        _wait(lambda: client.get(f"/api/games/{gid}").json()["index"] >= 1, 60)
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        first = hub.store.load_actions(gid)[0]
+        assert (first.seat, first.by) == (0, "clock")
+        assert hub.bots.light_bot("perils", 0, 2) == "rulebased"
+        assert hub.default_bot("perils", 0, 2) == "planner"

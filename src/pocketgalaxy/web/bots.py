@@ -147,17 +147,18 @@ class Bots:
         return next((n for n in _LIGHT if n in names), spec)
 
     async def _fallback(
-        self, live: LiveGame, seat: int, view: Any, legal: list[Action]
+        self, live: LiveGame, seat: int, view: Any, legal: list[Action], spec: str | None = None
     ) -> tuple[Action, Agent]:
-        """A light player, caught up on the seat's events, decides (turn clock, lost budget)."""
+        """A new player, caught up on the seat's events, makes one move: `spec`, or a quick one
+        (after a lost budget or a failure)."""
         session = live.session
         players = len(live.seats)
-        spec = self.light_bot(live.rules.name, seat, players)
+        spec = spec or self.light_bot(live.rules.name, seat, players)
         agent = self.hub.make_agent(live.rules.name, spec, seat, players,
                                     live.seats[seat].bot_seed)
         return await self.thinker.run(
             think_fresh, agent, seat, session.players, session.options,
-            session.events_for(seat), view, legal, heavy=False)
+            session.events_for(seat), view, legal, heavy=is_heavy(live.rules.name, _name(spec)))
 
     # -- turn clocks ------------------------------------------------------------------------
     def _set_clock(self, live: LiveGame) -> None:
@@ -187,8 +188,13 @@ class Bots:
                     return
                 session = live.session
                 view, legal = session.view(seat), session.legal_actions(seat)
+            # The seat's default computer player moves (a quick one if that one runs out of time).
+            spec = self.hub.default_bot(live.rules.name, seat, len(live.seats))
             try:
-                action, _ = await self._fallback(live, seat, view, legal)
+                try:
+                    action, _ = await self._fallback(live, seat, view, legal, spec)
+                except TimeoutError:
+                    action, _ = await self._fallback(live, seat, view, legal)
             except (ThinkingStopped, asyncio.CancelledError):
                 raise
             except Exception:

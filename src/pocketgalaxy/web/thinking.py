@@ -25,6 +25,8 @@ import concurrent.futures
 import copy
 import multiprocessing
 import os
+import threading
+import time
 from typing import Any
 
 from pebble import ProcessPool
@@ -58,12 +60,26 @@ WORKER_NICENESS = 10
 requests of people come before the thinking of computer players."""
 
 
-def _lower_priority() -> None:
-    """Initializer of each worker process."""
+def _worker_start(server_pid: int) -> None:
+    """Initializer of each worker process: lower priority, and leave when the server is gone."""
     try:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):  # pragma: no cover - platforms without nice
         pass
+    # A server killed with -9 cannot stop its workers, and a worker's parent is the forkserver,
+    # which outlives it; so each worker checks once a second that the server still runs.
+    threading.Thread(target=_watch, args=(server_pid,), daemon=True).start()
+
+
+def _watch(server_pid: int) -> None:
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # pragma: no cover - a reused pid of another user
+            os._exit(0)
 
 
 def _copy_and(job: Any, agent: Agent, *args: Any) -> tuple[Action, Agent]:
@@ -111,7 +127,8 @@ class Thinker:
             # forkserver: forking the server itself (threads running) is unsafe.
             context = multiprocessing.get_context("forkserver")
             self._process_pool = ProcessPool(max_workers=self.processes, context=context,
-                                             initializer=_lower_priority)
+                                             initializer=_worker_start,
+                                             initargs=(os.getpid(),))
         return self._process_pool
 
     def stop(self) -> None:

@@ -94,8 +94,11 @@ def test_a_watched_game_is_not_abandoned(tmp_path: Path) -> None:
             assert _status(client, gid) == "running"
 
 
-def test_an_old_unfinished_game_is_abandoned_at_start_and_not_rebuilt(tmp_path: Path) -> None:
-    settings = _settings(tmp_path, 3600)
+def test_an_old_unfinished_game_is_abandoned_at_start_and_not_rebuilt(
+    tmp_path: Path, database_url: str
+) -> None:
+    settings = Settings(data_dir=tmp_path / "data", bot_delay_ms=0, abandon_after_s=3600,
+                        database_url=database_url)
     with TestClient(create_app(settings)) as client:
         old, fresh = _create(client)["game_id"], _create(client)["game_id"]
         engine = client.app.state.hub.store.engine  # type: ignore[attr-defined]

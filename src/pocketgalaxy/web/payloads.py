@@ -24,7 +24,7 @@ from pocketgalaxy.core.record import start_state
 from pocketgalaxy.web.errors import WebError
 
 if TYPE_CHECKING:
-    from pocketgalaxy.web.hub import LiveGame
+    from pocketgalaxy.web.live import LiveGame
     from pocketgalaxy.web.store import GameRow
 
 

@@ -35,12 +35,12 @@ def test_create_lobby_claim(client, create, bearer):
     assert "token" not in made["seats"][2]
     assert made["seats"][1]["name"] == "Player 2"
 
+    # Ada's seat was created with her name: reserved for her link, never offered in the lobby.
     lobby = client.get("/api/games?open=true").json()
     assert [(g["game_id"], g["open_seats"], g["game"]) for g in lobby] == [
-        (gid, [0, 1], "adventure")]
+        (gid, [1], "adventure")]
     assert lobby[0]["title"] == "Adventure Cards" and lobby[0]["status"] == "running"
 
-    # Ada opens her link: seat 0 is no longer open.
     res = client.get(f"/api/games/{gid}/state?seat=0", headers=bearer(human[0]["token"]))
     assert res.status_code == 200
     assert client.get("/api/games?open=true").json()[0]["open_seats"] == [1]

@@ -2,7 +2,8 @@
 
 A player spec is `name` or `name:key=value,key=value` (for example `forgetful:level=easy`,
 `ismcts:iterations=500`). Each game module in `agents/` exposes `agents_for_seat(seat, players)`
-returning {name: factory}; factories take (seed, **settings).
+returning {name: factory}; factories take (seed, **settings). Numeric settings are checked
+against their declared ranges (`agents.limits`) here, the one place every shell goes through.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pocketgalaxy.agents.base import Agent
+from pocketgalaxy.agents.limits import check_settings
 from pocketgalaxy.core.errors import PocketGalaxyError
 
 _MODULES = {"perils": "pocketgalaxy.agents.perils", "adventure": "pocketgalaxy.agents.adventure"}
@@ -68,6 +70,7 @@ def make_agent(game: str, spec: str, seat: int, players: int = 2, seed: int = 0)
             code="agent/unknown",
             allowed=sorted(table),
         )
+    check_settings(game, name, settings)
     try:
         return table[name](seed=seed, **settings)
     except TypeError as exc:

@@ -42,6 +42,7 @@ _EXACT = {
     "seat/not_human": 409,
     "record/not_finished": 409,
     "record/damaged": 409,
+    "game/abandoned": 409,
     "message/too_large": 413,
     "message/rate_limited": 429,
     "request/rate_limited": 429,

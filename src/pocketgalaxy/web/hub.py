@@ -1,26 +1,30 @@
-"""Live games: one `Session` per game, its lock, its connections, its computer players and clocks.
+"""Live games: one `Session` per game, its lock, its connections; creating, finding and acting.
 
 The hub is the server's single authority. Every change to a game goes through `_commit`, which
 runs under the game's asyncio lock and follows one order: apply in memory (the rules refuse an
 illegal action before anything changes), COMMIT the action row to the store at the expected index,
 and only then tell anyone. If the commit fails, the game is rebuilt from the store, so memory
 never runs ahead of the database. On startup every unfinished game is rebuilt by replaying its
-action log.
+action log (games left alone longer than `abandon_after_s` are marked abandoned instead).
 
 Connections do not receive messages directly: each has an outbound queue filled under the game's
 lock (so every connection sees updates in order) and drained by its own writer, so one slow
-client never holds up a game.
+client never holds up a game. Joining or leaving sends no update: only when a seat's connected
+state flips does every connection get a small `presence` message.
+
+The data kept per game is in web/live.py; computer players, clocks, away timers and the
+abandonment sweep in web/bots.py (thinking itself in web/thinking.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import datetime as dt
 import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from typing import Any
 
 from pocketgalaxy.agents.base import Agent
@@ -29,12 +33,16 @@ from pocketgalaxy.core.game import Action, GameRules
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.core.rng import new_seed
 from pocketgalaxy.session import Session
-from pocketgalaxy.web import integrity, payloads
+from pocketgalaxy.web import conns, integrity, payloads
+from pocketgalaxy.web.bots import Bots
 from pocketgalaxy.web.errors import WebError
+from pocketgalaxy.web.live import Clock, Conn, LiveGame, SeatInfo, default_name, encode, play_link
 from pocketgalaxy.web.settings import Settings
 from pocketgalaxy.web.store import ActionRow, GameRow, StaleWrite, Store, now
 from pocketgalaxy.web.themes import guard_options
 from pocketgalaxy.web.tokens import hash_token, new_token, token_matches
+
+__all__ = ["Clock", "Conn", "Hub", "LiveGame", "SeatInfo", "encode", "play_link"]
 
 log = logging.getLogger("pocketgalaxy.web")
 
@@ -63,110 +71,6 @@ def _default_agent_names(game: str, seat: int, players: int) -> list[str]:
     return agent_names(game, seat, players)
 
 
-@dataclass
-class SeatInfo:
-    """A seat as the server keeps it (stored as JSON in the games row)."""
-
-    seat: int
-    kind: str  # "human" | "bot"
-    name: str
-    bot: str | None = None  # the computer player's spec, for bot seats
-    bot_seed: int = 0
-    token_hash: str | None = None  # sha256 of the seat token (human seats only)
-    claimed: bool = False  # claimed from the lobby
-    used: bool = False  # its token has been presented at least once
-    takeover: str | None = None  # a computer player holding a human seat
-    takeover_reason: str | None = None  # "creator" | "away"
-
-    @property
-    def is_person(self) -> bool:
-        """A person decides for this seat now (a human seat not taken over)."""
-        return self.kind == "human" and self.takeover is None
-
-    @property
-    def is_open(self) -> bool:
-        """Listed in the lobby: a human seat nobody has claimed or sat in yet."""
-        return self.kind == "human" and not self.claimed and not self.used
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SeatInfo:
-        return cls(**data)
-
-
-@dataclass
-class Clock:
-    """A running turn clock: `seat` must act at action `index` before `deadline` (loop time)."""
-
-    seat: int
-    index: int
-    deadline: float
-    expires_at: float  # wall-clock seconds since the epoch, for clients
-
-
-class Conn:
-    """One WebSocket's place in a game: its seat, what it has been sent, its outbound queue."""
-
-    def __init__(self, limit: int) -> None:
-        self.seat: int | None = None
-        self.game_id: str | None = None
-        self.sent_index = 0
-        self.limit = limit
-        self.closed = False
-        self.queue: asyncio.Queue[str | dict[str, Any] | None] = asyncio.Queue()
-
-    def push(self, message: str | dict[str, Any]) -> None:
-        """Queue a message; a client too slow to keep up is cut off rather than buffered forever."""
-        if self.closed:
-            return
-        if self.queue.qsize() >= self.limit:
-            self.close()
-            return
-        self.queue.put_nowait(message)
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(None)
-
-
-@dataclass
-class LiveGame:
-    """A game in memory: the session (the only holder of the state) plus server bookkeeping."""
-
-    id: str
-    rules: GameRules[Any, Any]
-    session: Session
-    seats: list[SeatInfo]
-    creator_token_hash: str
-    takeover_after_s: int | None
-    turn_clock_s: int | None
-    created_at: Any
-    by: list[str]  # who made each action: person | bot | clock
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: set[Conn] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
-    clock: Clock | None = None
-    clock_task: asyncio.Task[None] | None = None
-    away_seat: int | None = None
-    away_task: asyncio.Task[None] | None = None
-    legal_cache: tuple[tuple[int, int], list[dict[str, Any]]] | None = None
-
-    @property
-    def index(self) -> int:
-        """The number of accepted actions (the next action's index)."""
-        return len(self.session.record.actions)
-
-    @property
-    def status(self) -> str:
-        return "over" if self.session.is_over else "running"
-
-    def connected(self, seat: int) -> bool:
-        return any(c.seat == seat and not c.closed for c in self.conns)
-
-    def seats_json(self) -> list[dict[str, Any]]:
-        return [asdict(s) for s in self.seats]
-
-
 class Hub:
     """Every live game of this server process."""
 
@@ -186,28 +90,33 @@ class Hub:
         self.agent_names = agent_names or _default_agent_names
         self.live: dict[str, LiveGame] = {}
         self.closing = False
+        self.bots = Bots(self)
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
         """Check and rebuild every unfinished game from its action log and set its bots and
-        clocks going; games marked damaged are checked again (see web/integrity.py)."""
+        clocks going. Games idle too long become abandoned first (and are not rebuilt); games
+        marked damaged are checked again (see web/integrity.py)."""
+        before = now() - dt.timedelta(seconds=self.settings.abandon_after_s)
+        for game_id in self.store.abandon_idle(before):  # not rebuilt: nobody came back
+            log.info("game %s abandoned: untouched since before %s", game_id, before.isoformat())
         running = self.store.unfinished_ids()
-        for game_id in running + [g for g in self.store.damaged_ids() if g not in running]:
+        is_running = set(running)  # membership only; the order comes from the list
+        for game_id in running + [g for g in self.store.damaged_ids() if g not in is_running]:
             try:
                 live = self._load(game_id, recheck=True)
             except PocketGalaxyError as exc:
                 log.error("game %s cannot be rebuilt: %s", game_id, exc.message)
                 continue
-            if game_id in running:
+            if game_id in is_running:
                 self.live[game_id] = live
                 self._after_change(live)
+        self.bots.start()
 
     async def stop(self) -> None:
         self.closing = True
+        self.bots.stop()
         for live in self.live.values():
-            for task in (live.bot_task, live.clock_task, live.away_task):
-                if task is not None:
-                    task.cancel()
             for conn in list(live.conns):
                 conn.close()
 
@@ -333,8 +242,11 @@ class Hub:
                 allowed=["human", "bot"],
             )
         if kind == "human":
-            name = self.clean_name(spec.get("name"), f"Player {seat + 1}")
-            return SeatInfo(seat=seat, kind="human", name=name), None
+            # A seat given a name is that person's: reserved for its link, never in the lobby.
+            name = self.clean_name(spec.get("name"), "")
+            if not name:
+                return SeatInfo(seat=seat, kind="human", name=default_name(seat)), None
+            return SeatInfo(seat=seat, kind="human", name=name, reserved=True), None
         bot = spec.get("bot") or self.default_bot(rules.name, seat, players)
         if not isinstance(bot, str) or len(bot) > 200:
             raise WebError("request/malformed", f"seat {seat}: 'bot' must be a player name")
@@ -405,6 +317,7 @@ class Hub:
             id=game_id, rules=rules, session=session, seats=seats,
             creator_token_hash=row.creator_token_hash, takeover_after_s=row.takeover_after_s,
             turn_clock_s=row.turn_clock_s, created_at=row.created_at, by=[a.by for a in actions],
+            abandoned=row.status == "abandoned", idle_since=_idle_since(row.updated_at),
         )
 
     def _agent_for(self, game: str, seat: SeatInfo, players: int) -> Agent:
@@ -467,10 +380,13 @@ class Hub:
         """Take an open human seat from the lobby: a fresh token (the creation one stops)."""
         live = self.get(game_id)
         async with live.lock:
+            self._check_playable(live)
             info = self.seat_info(live, seat)
             if not info.is_open or live.session.is_over:
+                why = " (it was created with a name: only its own link sits there)" if (
+                    info.reserved and info.kind == "human") else ""
                 raise WebError(
-                    "seat/not_open", f"seat {info.seat} of game {game_id} is not open",
+                    "seat/not_open", f"seat {info.seat + 1} of game {game_id} is not open{why}",
                     allowed=[str(s.seat) for s in live.seats if s.is_open],
                 )
             token = new_token()
@@ -486,6 +402,7 @@ class Hub:
         live = self.get(game_id)
         async with live.lock:
             self.check_creator(live, creator_token)
+            self._check_playable(live)
             info = self.seat_info(live, seat)
             if info.kind != "human":
                 raise WebError("seat/not_human", f"seat {info.seat} is already a computer player")
@@ -509,6 +426,7 @@ class Hub:
         live = self.get(game_id)
         async with live.lock:
             self.authenticate(live, seat, token)
+            self._check_playable(live)
             info = self.seat_info(live, seat)
             if info.takeover is None:
                 raise WebError("seat/not_taken_over", f"seat {info.seat} is already yours")
@@ -527,6 +445,7 @@ class Hub:
             info = self.seat_info(live, seat)
             if live.session.is_over:
                 raise WebError("action/game_over", "the game has ended")
+            self._check_playable(live)
             if not info.is_person:
                 raise WebError(
                     "seat/taken_over",
@@ -539,7 +458,7 @@ class Hub:
                     "action/stale",
                     f"you acted on position {index} but the game is at {live.index}: "
                     "another action came first; look again",
-                    allowed=self._legal_json(live, seat),
+                    allowed=payloads.legal_json(live, seat),
                 )
             self._check_text(action)
             try:
@@ -549,7 +468,8 @@ class Hub:
                 raise WebError("action/malformed", exc.message, allowed=exc.allowed) from exc
             except IllegalActionError as exc:
                 # Our own legal list, never the rules' `allowed`, which could describe another seat.
-                raise WebError(exc.code, exc.message, allowed=self._legal_json(live, seat)) from exc
+                legal = payloads.legal_json(live, seat)
+                raise WebError(exc.code, exc.message, allowed=legal) from exc
             at = self._commit(live, seat, parsed, "person")
             return {"index": live.index, "events": payloads.events_json(live, seat, at, at + 1)}
 
@@ -565,10 +485,6 @@ class Hub:
         elif isinstance(data, list):
             for value in data:
                 self._check_text(value, depth + 1)
-
-    @staticmethod
-    def _legal_json(live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
-        return payloads.legal_json(live, seat)
 
     def _commit(self, live: LiveGame, seat: int, action: Action, by: str) -> int:
         """Apply, persist, then tell everyone (game lock held). Returns the action's index."""
@@ -587,34 +503,32 @@ class Hub:
             self._reload(live)
             raise WebError("store/failed", "the action could not be saved; try again") from exc
         live.by.append(by)
+        if not live.conns:
+            live.idle_since = time.monotonic()
         self._broadcast(live)
         self._after_change(live)
         return at
 
     def _broadcast(self, live: LiveGame, *, skip: Conn | None = None) -> None:
-        """Queue an update for every connection, each built for that connection's seat."""
-        built: dict[tuple[int | None, int], str] = {}
-        for conn in list(live.conns):
-            if conn is skip or conn.closed:
-                continue
-            key = (conn.seat, conn.sent_index)
-            if key not in built:  # watchers of one seat share one encoded message
-                built[key] = encode(payloads.seat_payload(
-                    live, conn.seat, "update", since=conn.sent_index, clock=self.clock_json(live)))
-            conn.push(built[key])
-            conn.sent_index = live.index
+        conns.broadcast(live, self.clock_json(live), skip=skip)
 
     # -- connections ---------------------------------------------------------------------------
     def attach(self, live: LiveGame, conn: Conn, seat: int | None, since: int) -> None:
-        """Register a connection and queue its snapshot (called with no await in between)."""
+        """Register a connection and queue its snapshot (called with no await in between).
+
+        The others hear of it only when it changes whether its seat is connected: a watcher
+        joining costs one snapshot, whatever the number of watchers."""
         self.detach(conn)
         conn.seat, conn.game_id = seat, live.id
         conn.sent_index = live.index
         live.conns.add(conn)
+        live.idle_since = None
+        flipped = conns.count(live, seat, +1)
         conn.push(payloads.seat_payload(live, seat, "snapshot", since=since,
                                         clock=self.clock_json(live)))
-        self._broadcast(live, skip=conn)  # presence changed
-        self._after_change(live)
+        if flipped:
+            conns.presence(live, skip=conn)
+            self._after_change(live)
 
     def detach(self, conn: Conn) -> None:
         if conn.game_id is None:
@@ -624,10 +538,13 @@ class Hub:
         if live is None or conn not in live.conns:
             return
         live.conns.discard(conn)
-        self._broadcast(live)
-        self._after_change(live)
+        if not live.conns:
+            live.idle_since = time.monotonic()
+        if conns.count(live, conn.seat, -1):
+            conns.presence(live)
+        self._after_change(live)  # the away timer, or a finished game leaving memory
 
-    # -- computer players, clocks and absences ---------------------------------------------------
+    # -- computer players, clocks, absences and abandoned games (web/bots.py) ------------------
     def _after_change(self, live: LiveGame) -> None:
         """After any change: start the bots if one is to act, and set the clocks right."""
         if self.closing:
@@ -636,120 +553,49 @@ class Hub:
             asyncio.get_running_loop()
         except RuntimeError:  # pragma: no cover - only when used outside a server
             return
-        if live.session.bot_to_act() and (live.bot_task is None or live.bot_task.done()):
-            live.bot_task = asyncio.create_task(self._bot_loop(live))
-        self._set_clock(live)
-        if live.session.is_over and not live.conns and self.live.get(live.id) is live:
-            # Finished and nobody connected: the store holds all of it, and `get` rebuilds it
-            # on demand, so memory does not grow with every game ever played.
+        self.bots.after_change(live)
+        if (live.session.is_over or live.abandoned) and not live.conns and (
+                self.live.get(live.id) is live):
+            # Finished (or abandoned) and nobody connected: the store holds all of it, and `get`
+            # rebuilds it on demand, so memory does not grow with every game ever played.
+            self.bots.forget(live)
             del self.live[live.id]
-        self._set_away(live)
 
-    async def _bot_loop(self, live: LiveGame) -> None:
-        delay = self.settings.bot_delay_ms / 1000
-        while not self.closing and live.session.bot_to_act():
-            await asyncio.sleep(delay)
-            async with live.lock:
-                session = live.session
-                if not session.bot_to_act():
-                    return
-                seat = session.to_act
-                assert seat is not None
-                try:
-                    agent = session.agents[seat]
-                    action = agent.act(session.view(seat), session.legal_actions(seat))
-                    self._commit(live, seat, action, "bot")
-                except Exception:
-                    log.exception("computer player at seat %s of game %s failed", seat, live.id)
-                    return
-
-    def _person_to_act(self, live: LiveGame) -> int | None:
+    def person_to_act(self, live: LiveGame) -> int | None:
+        """The seat to act when a person holds it (None otherwise, or when over or abandoned)."""
         seat = live.session.to_act
-        if seat is None or not live.seats[seat].is_person:
+        if seat is None or live.abandoned or not live.seats[seat].is_person:
             return None
         return seat
 
-    def _set_clock(self, live: LiveGame) -> None:
-        seat = self._person_to_act(live) if live.turn_clock_s else None
-        if seat is None:
-            if live.clock_task is not None:
-                live.clock_task.cancel()
-            live.clock, live.clock_task = None, None
-            return
-        if live.clock is not None and (live.clock.seat, live.clock.index) == (seat, live.index):
-            return
-        if live.clock_task is not None:
-            live.clock_task.cancel()
-        assert live.turn_clock_s is not None
-        loop = asyncio.get_running_loop()
-        live.clock = Clock(seat, live.index, loop.time() + live.turn_clock_s,
-                           time.time() + live.turn_clock_s)
-        live.clock_task = asyncio.create_task(
-            self._clock_expired(live, seat, live.index, live.turn_clock_s)
-        )
-
-    async def _clock_expired(self, live: LiveGame, seat: int, index: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        async with live.lock:
-            if live.index != index or self._person_to_act(live) != seat:
-                return
-            info = live.seats[seat]
-            spec = self.default_bot(live.rules.name, seat, len(live.seats))
-            try:
-                agent = self.make_agent(live.rules.name, spec, seat, len(live.seats), info.bot_seed)
-                agent.reset(seat, live.session.players, live.session.options)
-                agent.observe(live.session.events_for(seat))
-                action = agent.act(live.session.view(seat), live.session.legal_actions(seat))
-                # This task must not be cancelled by the reschedule that the commit triggers.
-                live.clock, live.clock_task = None, None
-                self._commit(live, seat, action, "clock")
-            except Exception:
-                log.exception("turn clock move for seat %d of game %s failed", seat, live.id)
-
     def clock_json(self, live: LiveGame) -> dict[str, Any] | None:
-        if live.clock is None or live.clock.index != live.index:
-            return None
-        remaining = max(0.0, live.clock.deadline - asyncio.get_running_loop().time())
-        return {"seat": live.clock.seat, "deadline_s": round(remaining, 1),
-                "expires_at": round(live.clock.expires_at, 3)}
+        return self.bots.clock_json(live)
 
-    def _set_away(self, live: LiveGame) -> None:
-        seat = self._person_to_act(live) if live.takeover_after_s else None
-        if seat is not None and live.connected(seat):
-            seat = None
-        if seat is None:
-            if live.away_task is not None:
-                live.away_task.cancel()
-            live.away_seat, live.away_task = None, None
-            return
-        if live.away_seat == seat and live.away_task is not None and not live.away_task.done():
-            return
-        if live.away_task is not None:
-            live.away_task.cancel()
-        assert live.takeover_after_s is not None
-        live.away_seat = seat
-        live.away_task = asyncio.create_task(self._away_expired(live, seat, live.takeover_after_s))
+    def touch(self, live: LiveGame, at: float) -> None:
+        """Refresh the store's `updated_at` now and then while people are connected."""
+        if at - live.touched_at >= self.settings.abandon_after_s / 10:
+            live.touched_at = at
+            self.store.touch(live.id)
 
-    async def _away_expired(self, live: LiveGame, seat: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        async with live.lock:
-            if self._person_to_act(live) != seat or live.connected(seat):
-                return
-            live.away_seat, live.away_task = None, None
-            spec = self.default_bot(live.rules.name, seat, len(live.seats))
-            try:
-                self._take_over_locked(live, live.seats[seat], spec, "away")
-            except Exception:
-                log.exception("automatic takeover of seat %d in game %s failed", seat, live.id)
+    def abandon(self, live: LiveGame) -> None:
+        """Nobody has been here for `abandon_after_s`: keep the game, refuse its actions."""
+        live.abandoned = True
+        self.bots.forget(live)
+        self.store.set_status(live.id, "abandoned")
+        log.info("game %s abandoned: nobody connected for %d s", live.id,
+                 self.settings.abandon_after_s)
+        self._after_change(live)
+
+    def _check_playable(self, live: LiveGame) -> None:
+        if live.abandoned:
+            raise WebError(
+                "game/abandoned",
+                f"game {live.id} was abandoned (nobody came back for "
+                f"{self.settings.abandon_after_s} s); it can be watched and replayed, not played",
+            )
 
 
-def encode(message: dict[str, Any]) -> str:
-    """Compact JSON text, as sent on the wire."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-
-
-def play_link(game_id: str, seat: int, token: str | None) -> str:
-    """The page link for a seat (the token rides in the fragment, never sent to servers)."""
-    if token is None:
-        return f"/play/{game_id}"
-    return f"/play/{game_id}?seat={seat}#token={token}"
+def _idle_since(updated_at: dt.datetime) -> float:
+    """The monotonic time matching a stored wall-clock stamp (never in the future)."""
+    age = max(0.0, (now() - updated_at).total_seconds())
+    return time.monotonic() - age

@@ -24,7 +24,7 @@ from pocketgalaxy.core.record import start_state
 from pocketgalaxy.web.errors import WebError
 
 if TYPE_CHECKING:
-    from pocketgalaxy.web.hub import LiveGame
+    from pocketgalaxy.web.live import LiveGame
     from pocketgalaxy.web.store import GameRow
 
 
@@ -48,7 +48,7 @@ def seat_payload(
         "game_id": live.id,
         "seat": seat,
         "index": live.index,
-        "status": "over" if outcome is not None else "running",
+        "status": live.status,
         "to_act": session.to_act,
         "view": session.view(seat).to_json(),
         "legal": legal_json(live, seat),
@@ -62,7 +62,7 @@ def seat_payload(
 def legal_json(live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
     """The seat's legal actions, only when a person holds that seat and it is to act."""
     session = live.session
-    if seat is None or session.to_act != seat or not live.seats[seat].is_person:
+    if seat is None or live.abandoned or session.to_act != seat or not live.seats[seat].is_person:
         return []
     key = (live.index, seat)
     if live.legal_cache is not None and live.legal_cache[0] == key:
@@ -129,10 +129,22 @@ def seats_json(live: LiveGame) -> list[dict[str, Any]]:
             "bot": s.bot if s.kind == "bot" else s.takeover,
             "taken_over": s.takeover is not None,
             "takeover_reason": s.takeover_reason,
-            "open": s.is_open,
+            "open": s.is_open and not live.abandoned,
         }
         for s in live.seats
     ]
+
+
+def presence(live: LiveGame) -> dict[str, Any]:
+    """`{"type": "presence", "seats": [{"seat", "connected"}]}`: who is connected, per seat.
+
+    Sent when a seat's connected state flips; its size depends on the seats, not the watchers.
+    """
+    return {
+        "type": "presence",
+        "game_id": live.id,
+        "seats": [{"seat": s.seat, "connected": live.connected(s.seat)} for s in live.seats],
+    }
 
 
 def summary(live: LiveGame) -> dict[str, Any]:
@@ -143,7 +155,7 @@ def summary(live: LiveGame) -> dict[str, Any]:
         "game": live.rules.name,
         "title": live.rules.title,
         "players": len(live.seats),
-        "status": "over" if outcome is not None else "running",
+        "status": live.status,
         "index": live.index,
         "to_act": live.session.to_act,
         "options": dict(live.session.record.options),
@@ -171,7 +183,8 @@ def lobby_entry(row: GameRow, title: str, open_seats: list[int]) -> dict[str, An
 
 
 def _require_over(live: LiveGame) -> None:
-    if live.session.outcome is None:
+    # An abandoned game can take no more actions, so its record (seed included) may be shown.
+    if live.session.outcome is None and not live.abandoned:
         raise WebError(
             "record/not_finished",
             f"game {live.id} is still running; its record is available when it ends",

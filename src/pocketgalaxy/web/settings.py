@@ -29,6 +29,10 @@ _ENV = {
     "max_live_games": "POCKETGALAXY_MAX_LIVE_GAMES",
     "max_connections": "POCKETGALAXY_MAX_CONNECTIONS",
     "client_table_size": "POCKETGALAXY_CLIENT_TABLE_SIZE",
+    "bot_move_budget_s": "POCKETGALAXY_BOT_MOVE_BUDGET_S",
+    "bot_processes": "POCKETGALAXY_BOT_PROCESSES",
+    "bot_threads": "POCKETGALAXY_BOT_THREADS",
+    "abandon_after_s": "POCKETGALAXY_ABANDON_AFTER_S",
 }
 
 
@@ -82,6 +86,15 @@ class Settings:
     allow_empty: bool = False
     """Start even if the data folder's marker says games existed and the database has none
     (`--allow-empty`; deliberately no environment variable, so it cannot stay on by accident)."""
+    bot_move_budget_s: float = 10.0
+    """Longest a computer player may think about one move; past it a quick player moves."""
+    bot_processes: int = max(1, min(4, (os.cpu_count() or 2) - 1))
+    """Worker processes for the searching computer players (ismcts, planner): one core is left
+    for serving requests (1 on two cores, at most 4)."""
+    bot_threads: int = 4
+    """Worker threads for the other computer players."""
+    abandon_after_s: int = 7 * 24 * 3600
+    """An unfinished game with nobody connected and no move for this long becomes abandoned."""
 
     @classmethod
     def from_env(
@@ -113,9 +126,10 @@ def _typed(values: dict[str, Any]) -> dict[str, Any]:
     for name, value in values.items():
         try:
             if name in ("port", "bot_delay_ms", "max_message_bytes", "rate_burst", "max_name_len",
-                        "max_text_len", "outbound_queue", "lobby_limit"):
+                        "max_text_len", "outbound_queue", "lobby_limit", "bot_processes",
+                        "bot_threads", "abandon_after_s"):
                 out[name] = int(value)
-            elif name in ("rate_per_s", "hello_timeout_s"):
+            elif name in ("rate_per_s", "hello_timeout_s", "bot_move_budget_s"):
                 out[name] = float(value)
             elif name in _LIMIT_INTS:
                 out[name] = int(value)
@@ -136,6 +150,9 @@ def _typed(values: dict[str, Any]) -> dict[str, Any]:
     for name in (*_LIMIT_INTS, *_LIMIT_FLOATS):
         if name in out and name != "max_field_len" and out[name] < 0:
             raise OptionsError(f"server setting {name}={out[name]} must be >= 0 (0: no limit)")
+    for name, low, high in _RANGES:
+        if name in out and not low <= out[name] <= high:
+            raise OptionsError(f"server setting {name}={out[name]} is outside {low}..{high}")
     return out
 
 
@@ -143,3 +160,10 @@ _LIMIT_INTS = ("max_field_len", "client_requests_burst", "client_games_per_hour"
                "client_sockets", "client_messages_burst", "max_live_games", "max_connections",
                "client_table_size")
 _LIMIT_FLOATS = ("client_requests_per_s", "client_messages_per_s")
+
+_RANGES = (
+    ("bot_move_budget_s", 0.1, 600.0),
+    ("bot_processes", 1, 64),
+    ("bot_threads", 1, 64),
+    ("abandon_after_s", 1, 10 * 365 * 24 * 3600),
+)

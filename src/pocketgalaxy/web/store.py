@@ -366,6 +366,28 @@ class Store:
             ))
         return out
 
+    # -- abandoned games (web/bots.py) ---------------------------------------------------
+    def abandon_idle(self, before: dt.datetime) -> list[str]:
+        """Mark `abandoned` every running game untouched since `before`; returns their ids."""
+        stale = (games_table.c.status == "running") & (games_table.c.updated_at < before)
+        with self.engine.begin() as conn:
+            ids = [r[0] for r in conn.execute(sa.select(games_table.c.id).where(stale))]
+            if ids:
+                conn.execute(games_table.update().where(games_table.c.id.in_(ids))
+                             .values(status="abandoned"))
+        return sorted(ids)
+
+    def set_status(self, game_id: str, status: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(games_table.update().where(games_table.c.id == game_id)
+                         .values(status=status, updated_at=now()))
+
+    def touch(self, game_id: str) -> None:
+        """Note that the game was in use now (people connected)."""
+        with self.engine.begin() as conn:
+            conn.execute(games_table.update().where(games_table.c.id == game_id)
+                         .values(updated_at=now()))
+
     def count_actions(self, game_id: str) -> int:
         with self.engine.connect() as conn:
             value = conn.execute(

@@ -161,7 +161,9 @@ function renderSeats(game, info) {
       names.map((b) => el("option", { value: b, text: b, selected: b === defaultBot })));
     const sync = () => {
       bot.hidden = kind.value !== "bot";
-      name.placeholder = kind.value === "bot" ? "Name (optional)" : "Name (or leave for the lobby)";
+      // A person's seat with a name is kept for that person's link; an empty one goes to the lobby.
+      name.placeholder = kind.value === "bot" ? "Name (optional)" : "Name: keeps the seat for its link (empty: open in the lobby)";
+      name.title = kind.value === "bot" ? "" : "With a name, only this seat's link can sit here. Leave it empty to let anyone take the seat from the lobby.";
     };
     kind.addEventListener("change", sync);
     sync();

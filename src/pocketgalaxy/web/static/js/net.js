@@ -7,7 +7,7 @@ const PING_EVERY_MS = 20000;
 
 /**
  * GameSocket(gameId, {seat, token, onMessage, onStatus}).
- * onMessage(msg) gets every snapshot/update/error/pong; onStatus(state, info) gets
+ * onMessage(msg) gets every snapshot/update/presence/error/pong; onStatus(state, info) gets
  * "connecting" | "open" | "reconnecting" | "closed" so the page can show a banner.
  */
 export class GameSocket {

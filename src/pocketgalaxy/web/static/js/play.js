@@ -82,6 +82,14 @@ async function handle(msg) {
     }
     return;
   }
+  if (msg.type === "presence") {
+    // Someone came or went: only the seats' connected flags changed (no new position).
+    if (!last) return;
+    const connected = new Map((msg.seats || []).map((s) => [s.seat, Boolean(s.connected)]));
+    for (const s of last.seats || []) if (connected.has(s.seat)) s.connected = connected.get(s.seat);
+    renderSeats(last.seats || []);
+    return;
+  }
   if (msg.type !== "snapshot" && msg.type !== "update") return;
   delete document.body.dataset.pending;
   last = msg;
@@ -125,6 +133,13 @@ function renderFrame(msg) {
   const seats = msg.seats || [];
   const me = seats.find((s) => s.seat === seat);
   $("who").textContent = seat === null ? "watching" : `you are ${me?.name || `seat ${seat + 1}`}`;
+  renderSeats(seats);
+  renderClock(msg.clock);
+  renderOutcome(msg);
+  renderAdmin(msg);
+}
+
+function renderSeats(seats) {
   // A computer player is always at the table, and so is this page while its socket is open.
   const online = (s) => s.connected || s.kind === "bot" || (s.seat === seat && socket.isOpen);
   replace($("seat-bar"), seats.map((s) => el("li", {
@@ -135,9 +150,6 @@ function renderFrame(msg) {
   el("span", { text: s.name || `Seat ${s.seat + 1}` }),
   el("span", { class: "visually-hidden", text: online(s) ? " (connected)" : " (not connected)" }),
   s.kind === "bot" || s.taken_over ? el("span", { class: "tag", text: s.taken_over ? "computer for now" : "computer" }) : null)));
-  renderClock(msg.clock);
-  renderOutcome(msg);
-  renderAdmin(msg);
 }
 
 function renderClock(clock) {
@@ -160,6 +172,13 @@ function renderClock(clock) {
 
 function renderOutcome(msg) {
   const box = $("outcome");
+  if (msg.status === "abandoned") {
+    replace(box, el("strong", { text: "This game was abandoned. " }),
+      "Nobody came back to it for a long time, so no more moves can be made. ",
+      el("a", { href: `/replay/${encodeURIComponent(gameId)}`, text: "Watch the replay" }));
+    box.hidden = false;
+    return;
+  }
   if (msg.status !== "over") {
     box.hidden = true;
     return;

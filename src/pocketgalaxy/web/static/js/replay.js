@@ -36,7 +36,7 @@ function messageAt(i) {
     game: summary.game,
     seat,
     index: step.index ?? i,
-    status: i === steps.length - 1 ? "over" : "running",
+    status: i === steps.length - 1 ? (summary.status === "abandoned" ? "abandoned" : "over") : "running",
     view: views[viewpoint] ?? views[String(viewpoint)] ?? views.watch,
     legal: [],
     events,

@@ -82,8 +82,7 @@ def test_a_lone_surrogate_over_the_websocket_is_refused_and_the_socket_stays_ope
         ws.send_json({"type": "hello", "seat": 1, "token": tokens[1]})
         snap = ws.receive_json()
         watcher.send_json({"type": "hello"})
-        watcher.receive_json()
-        ws.receive_json()  # the watcher's arrival
+        watcher.receive_json()  # a watcher's arrival sends the seats nothing (presence)
         descriptions = ", ".join(['"x \\udfff y"'] * len(texts))
         with caplog.at_level(logging.INFO):
             ws.send_text('{"type": "act", "index": 1, "action": {"type": "DescribePathways", '

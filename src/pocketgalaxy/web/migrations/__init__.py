@@ -20,6 +20,8 @@ To change the schema: change the tables in `web/store.py`, add `versions/rNNNN_w
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -87,7 +89,7 @@ def upgrade(engine: Engine, target: str = "head") -> None:
         with engine.connect() as conn:
             if current(conn) == head():
                 return  # the usual case: no lock taken
-    with engine.begin() as conn:
+    with engine.begin() as conn, _patient(conn):
         _lock(conn)
         found = current(conn)
         if found == head() and target == "head":
@@ -113,6 +115,22 @@ def upgrade(engine: Engine, target: str = "head") -> None:
         log.info("database schema at revision %s", current(conn))
 
 
+@contextmanager
+def _patient(conn: Connection) -> Iterator[None]:
+    """On SQLite, wait up to 60 s for locks while upgrading, then restore the connection's own
+    busy timeout. Servers starting at once queue behind one upgrade, which on a loaded machine
+    can outlast the store's usual 5 s."""
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    usual = conn.exec_driver_sql("PRAGMA busy_timeout").scalar()
+    conn.exec_driver_sql("PRAGMA busy_timeout=60000")
+    try:
+        yield
+    finally:
+        conn.exec_driver_sql(f"PRAGMA busy_timeout={int(usual or 0)}")
+
+
 _LOCK_KEY = 0x506F636B47616C  # "PockGal": this schema's advisory lock on PostgreSQL
 
 
@@ -120,10 +138,7 @@ def _lock(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":
         conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _LOCK_KEY})
     elif conn.dialect.name == "sqlite":
-        # pysqlite opens no transaction before DDL; take the write lock now. Servers starting
-        # at once queue here behind one upgrade, which on a loaded machine can outlast the
-        # store's usual 5 s busy timeout: wait up to 60 s for this one-off lock.
-        conn.exec_driver_sql("PRAGMA busy_timeout=60000")
+        # pysqlite opens no transaction before DDL; take the write lock now (waits busy_timeout).
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 

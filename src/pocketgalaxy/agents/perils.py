@@ -15,6 +15,7 @@ from typing import Any
 from pocketgalaxy.agents.base import Agent, RandomAgent
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.perils import events as ev
+from pocketgalaxy.games.perils import narration
 from pocketgalaxy.games.perils.actions import (
     ChooseArchetype,
     ChooseLostLevels,
@@ -242,22 +243,9 @@ def write_plan(theme: Theme, channel: str | None, items: tuple[str, ...]) -> str
 
 
 def read_hint(text: str, theme: Theme) -> dict[str, str]:
-    """Recognise the theme's own fragments in a description (what a reader of the playsheet
-    would notice). Returns the hint the fragments carry, or {} when nothing is recognised."""
-    low = text.lower()
-    found: dict[str, str] = {}
-    for frag in theme.pathways.values():
-        for key, sentences in frag.items():
-            if any(s.lower() in low for s in sentences):
-                if key.startswith("peril_"):
-                    found.update(kind="peril", suit=key[-1])
-                elif key == "peril":
-                    found.setdefault("kind", "peril")
-                elif key in BANDS:
-                    found["band"] = key
-                elif key in ("gift", "item"):
-                    found["kind"] = key
-    return found
+    """Recognise the theme's own things and frames in a description (what a reader of the
+    playsheet would notice): the hint they carry, or {} when nothing is recognised."""
+    return narration.read_hint(text, theme)
 
 
 class ComputerTeller(Agent):

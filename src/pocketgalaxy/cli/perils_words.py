@@ -12,7 +12,7 @@ from typing import Any
 from pocketgalaxy.cli.cards import card_label
 from pocketgalaxy.core.cards import card as lookup
 from pocketgalaxy.core.game import Event
-from pocketgalaxy.games.perils.narration import narrate_event
+from pocketgalaxy.games.perils.story import narrate_event
 
 SENSE_WORDS = {
     "sight": "sight only",
@@ -95,7 +95,7 @@ def _flavour(event: Event, theme: Any, seed: int) -> str | None:
     if theme is None:
         return None
     try:
-        return narrate_event(event, theme, seed)
+        return narrate_event(event, theme)
     except (KeyError, IndexError, AttributeError):
         return None
 

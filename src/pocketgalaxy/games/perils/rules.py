@@ -41,10 +41,11 @@ from pocketgalaxy.games.perils.actions import (
     MakePlan,
     Roll,
 )
-from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme
+from pocketgalaxy.games.perils import story
+from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme, thing_for
 from pocketgalaxy.games.perils.narration import (
     card_kind,
-    hint_for,
+    hint_for_state,
     narration_seed_for,
     prize_of,
     suggest_descriptions,
@@ -214,7 +215,7 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         sense = self.sense(state)
         key = (state.narration_seed, state.round, tuple(state.pathways), len(state.history),
                state.history[-1] if state.history else "", state.options.hint_fidelity,
-               theme.source, theme.id, sense)
+               state.options.clarity, state.options.disguise, theme.source, theme.id, sense)
         cached = _SUGGESTIONS.get(key)
         if cached is None:
             if len(_SUGGESTIONS) > 512:
@@ -557,8 +558,12 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
             events.append(ev.UnchosenRevealed(cards=tuple(others)))
         state.current = code
         kind = card_kind(code)
-        events.append(ev.CardRevealed(card=code, kind=kind, difficulty=self.difficulty(code)
-                                      if kind in ("peril", "big_bad") else 0))
+        d = self.difficulty(code) if kind in ("peril", "big_bad") else 0
+        thing = thing_for(state, code)
+        text = story.reveal_story(self.theme(state.options), thing, code, kind, d,
+                                  state.narration_seed)
+        events.append(ev.CardRevealed(card=code, kind=kind, difficulty=d, thing=thing.id,
+                                      story=text))
         self._resolve(state, events)
 
     def _resolve(self, state: PerilsState, events: list[Event]) -> None:
@@ -569,17 +574,25 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         if kind == "gift":
             state.current = None
             state.spent.append(code)
+            thing = thing_for(state, code)
             if state.health < state.options.max_health:
                 state.health += 1
-                events.append(ev.HealthGained(amount=1, health=state.health, card=code))
+                text = story.gift_story(thing, code, state.narration_seed, healed=True,
+                                        health=state.health)
+                events.append(ev.HealthGained(amount=1, health=state.health, card=code,
+                                              story=text))
             else:
-                events.append(ev.HealWasted(card=code, health=state.health))
+                text = story.gift_story(thing, code, state.narration_seed, healed=False,
+                                        health=state.health)
+                events.append(ev.HealWasted(card=code, health=state.health, story=text))
             self._next(state, events)
             return
         if kind == "item":
             state.current = None
             state.inventory.append(code)
-            events.append(ev.ItemGained(card=code))
+            text = story.item_story(self.theme(state.options), thing_for(state, code), code,
+                                    state.narration_seed)
+            events.append(ev.ItemGained(card=code, story=text))
             self._next(state, events)
             return
         d = self.difficulty(code)
@@ -588,7 +601,10 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         if passes:
             state.current = None
             state.spent.append(code)
-            events.append(ev.PerilPassed(card=code, level=level, difficulty=d))
+            text = story.passed_story(self.theme(state.options), thing_for(state, code), code,
+                                      state.narration_seed, skill=_suit(code), level=level,
+                                      difficulty=d)
+            events.append(ev.PerilPassed(card=code, level=level, difficulty=d, story=text))
             if kind == "big_bad":
                 state.defeated.append(code)
                 events.append(ev.BigBadFaced(card=code, result="passed",
@@ -670,6 +686,12 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
             total += self.levels(state)[suit]
         events.append(ev.DieRolled(values=tuple(values), advantage=state.advantage, bonus=bonus,
                                    total=total, difficulty=d))
+        spent = tuple(state.approve_items)
+        numbers = story.roll_words(tuple(values), bonus, total, d,
+                                   opts.success_comparison == ">",
+                                   self.levels(state)[suit] if opts.skill_adds_to_roll else 0)
+        theme = self.theme(opts)
+        thing = thing_for(state, code)
         if state.approve_items:
             for c in state.approve_items:
                 state.inventory.remove(c)
@@ -683,8 +705,10 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         if success:
             state.tucked[suit].append(code)
             state.tuck_order.append(code)
-            events.append(ev.PerilSucceeded(card=code, suit=suit,
-                                            level=self.levels(state)[suit]))
+            level = self.levels(state)[suit]
+            text = story.success_story(theme, thing, code, state.narration_seed, skill=suit,
+                                       level=level, spent=spent, numbers=numbers)
+            events.append(ev.PerilSucceeded(card=code, suit=suit, level=level, story=text))
             if big_bad:
                 state.defeated.append(code)
                 events.append(ev.BigBadFaced(card=code, result="defeated",
@@ -692,7 +716,9 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         else:
             state.damage.append(code)
             state.health -= 1
-            events.append(ev.PerilFailed(card=code))
+            text = story.failure_story(theme, thing, code, state.narration_seed,
+                                       health=state.health, spent=spent, numbers=numbers)
+            events.append(ev.PerilFailed(card=code, story=text))
             events.append(ev.HealthLost(amount=1, health=state.health))
             if big_bad:
                 state.failed.append(code)
@@ -822,11 +848,11 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         to_act = self.to_act(state)
         legal = self.legal_actions(state, seat) if seat is not None and seat == to_act else []
         out = self.outcome(state)
-        hints: list[dict[str, str] | None] = [
-            hint_for(c, state.options.hint_fidelity)
-            if i < len(state.suggested) and state.suggested[i] else None
-            for i, c in enumerate(state.pathways)
-        ]
+        hints: list[dict[str, str] | None] = [None] * len(state.pathways)
+        if any(state.suggested):
+            told = hint_for_state(state, theme, self.sense(state))
+            hints = [told[i] if i < len(state.suggested) and state.suggested[i] else None
+                     for i in range(len(state.pathways))]
         suggestions = None
         if seat == TELLER and state.phase == "describe":
             suggestions = self.suggestions(state)
@@ -845,6 +871,7 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
             prize=_prize(state, theme),
             max_health=max(state.options.max_health, state.start_health),
             options=_options_json(state.options),
+            current_thing=thing_for(state, current).id if current else None,
         )
 
 

@@ -30,10 +30,10 @@ from pocketgalaxy.games.perils.things import Thing, kind_of, mix
 _MASK = (1 << 64) - 1
 
 # Per clarity: chance a peril's cue is veiled (no intensity), chance it is only a vague
-# presence, chance a gift or item is only a promise, and whether the cast prefers things that
-# fit two suits (measured by bench/bench_teller_reader.py; docs/teller.md).
+# presence, chance a gift or item is only a promise (tuned with bench/bench_teller_reader.py;
+# docs/teller.md). Even plain keeps a little vagueness, so a vague cue is never a sure tell.
 _CLARITY: dict[str, tuple[float, float, float]] = {
-    "plain": (0.0, 0.0, 0.0),
+    "plain": (0.0, 0.04, 0.04),
     "fair": (0.35, 0.12, 0.12),
     "subtle": (0.6, 0.3, 0.3),
     "cryptic": (0.8, 0.6, 0.6),

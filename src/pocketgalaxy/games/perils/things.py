@@ -183,21 +183,36 @@ def mix(*parts: int) -> int:
 
 def assign(things: dict[str, Thing], narration_seed: int, plain: bool) -> dict[str, Thing]:
     """Card code -> thing for one game (the Prize excluded). `plain`: prefer things of one suit.
-    content.thing_for caches it per game."""
+
+    A seeded matching (augmenting paths, Kuhn's algorithm) gives every card a thing of its own
+    whenever the theme has enough; a card left over shares a fitting thing."""
     rng = Rng(mix(narration_seed, 0x7417C5))
     order = [c for c in DECK_54 if c != "AH"]
     rng.shuffle(order)
     pool = sorted(things.values(), key=lambda t: t.id)
-    fits = {c: [t for t in pool if t.fits(c)] for c in order}
-    if plain:  # plain: a thing of one suit tells the suit outright, when there is one
-        fits = {c: [t for t in f if len(t.suits) == 1] or f for c, f in fits.items()}
-    # Cards that few things fit go first, so none is left with only used things.
-    order.sort(key=lambda c: len(fits[c]))
-    used: set[str] = set()
-    out: dict[str, Thing] = {}
+    fits: dict[str, list[Thing]] = {}
     for code in order:
-        fresh = [t for t in fits[code] if t.id not in used] or fits[code]
-        pick = fresh[rng.below(len(fresh))]
-        used.add(pick.id)
-        out[code] = pick
+        options = [t for t in pool if t.fits(code)]
+        if plain:  # plain: a thing of one suit tells the suit outright, when there is one
+            options = [t for t in options if len(t.suits) == 1] or options
+        rng.shuffle(options)
+        fits[code] = options
+    owner: dict[str, str] = {}  # thing id -> card
+
+    def place(code: str, seen: set[str]) -> bool:
+        for t in fits[code]:
+            if t.id in seen:
+                continue
+            seen.add(t.id)
+            if t.id not in owner or place(owner[t.id], seen):
+                owner[t.id] = code
+                return True
+        return False
+
+    for code in order:
+        place(code, set())
+    out = {code: things[tid] for tid, code in owner.items()}
+    for code in order:
+        if code not in out:
+            out[code] = fits[code][rng.below(len(fits[code]))]
     return out

@@ -1,7 +1,7 @@
 """The `pocketgalaxy` command line (Typer + Rich).
 
 Commands: `play perils|adventure`, `resume [NAME]`, `replay RECORD`, `rules GAME`,
-`simulate perils|adventure`, `serve`. Each command group lives in its own module under cli/;
+`simulate perils|adventure`, `serve`, `tell CARD`. Each command group lives in its own module under cli/;
 to add one (say `tournament`), write cli/tournament_cmd.py with a `register(app)` function and
 add its module name to `COMMAND_MODULES`.
 """
@@ -36,6 +36,7 @@ app.command("serve")(serve_command)
 COMMAND_MODULES: tuple[str, ...] = (
     "pocketgalaxy.cli.tournament_cmd",
     "pocketgalaxy.cli.tournament",
+    "pocketgalaxy.cli.tell_cmd",
 )
 """Optional command modules: each, when present, exposes `register(app)`."""
 

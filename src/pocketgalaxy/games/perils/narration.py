@@ -257,9 +257,9 @@ def prize_of(state: PerilsState, theme: Theme) -> str:
 
 
 def tell(theme: Theme, code: str, sense: str, options: PerilsOptions, seed: int, n: int
-         ) -> list[tuple[str, dict[str, str]]]:
-    """`n` descriptions of one card for one sense (for `pocketgalaxy tell`): each with its own
-    thing pick and stream, all sentences different. Returns (text, hint) pairs."""
+         ) -> list[tuple[str, dict[str, str], Thing]]:
+    """`n` descriptions of one card for one sense (for `pocketgalaxy tell`): each as in a game
+    of its own (its own thing and stream), no sentence twice. (text, hint, thing) triples."""
     used = _Used([])
     out = []
     stage = "showdown" if card(code).is_ace else "main"
@@ -269,7 +269,7 @@ def tell(theme: Theme, code: str, sense: str, options: PerilsOptions, seed: int,
         rng = stream(nseed, k, 0xC0E)
         cue = Cue(code, cast[code], _draw(mode_chances(card_kind(code), options), rng), sense)
         text = describe(theme, cue, stream(nseed, k, 0xDE5C), used)
-        out.append((text, conveyed(cue, options, stage)))
+        out.append((text, conveyed(cue, options, stage), cue.thing))
     return out
 
 

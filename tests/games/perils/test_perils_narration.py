@@ -175,7 +175,7 @@ def test_gifts_are_sometimes_disguised_and_never_with_disguise_never() -> None:
     def disguised(disguise: str) -> int:
         n = 0
         for seed in range(6):
-            for code, _, hint in _described(PerilsOptions(disguise=disguise, clarity="fair"),
+            for code, _, hint in _described(PerilsOptions(disguise=disguise, clarity="plain"),
                                             seed):
                 if card(code).is_number and code.endswith("H") and "peril" in hint.get("kinds", ""):
                     n += 1

@@ -29,14 +29,18 @@ from pocketgalaxy.games.perils.things import Thing, kind_of, mix
 
 _MASK = (1 << 64) - 1
 
-# Per clarity: chance a peril's cue is veiled (no intensity), chance it is only a vague
-# presence, chance a gift or item is only a promise (tuned with bench/bench_teller_reader.py;
-# docs/teller.md). Even plain keeps a little vagueness, so a vague cue is never a sure tell.
-_CLARITY: dict[str, tuple[float, float, float]] = {
-    "plain": (0.0, 0.04, 0.04),
-    "fair": (0.35, 0.12, 0.12),
-    "subtle": (0.6, 0.3, 0.3),
-    "cryptic": (0.8, 0.6, 0.6),
+# Per clarity (tuned with bench/bench_teller_reader.py; docs/teller.md):
+#   veil      chance a peril's facet is set in a veiled frame (no intensity)
+#   presence  chance a peril is only a vague presence
+#   vague     chance a gift or item is only a vague presence (besides `disguise`)
+#   promise   chance a gift or item is only a promise (besides `disguise` for items)
+#   nothing   chance any card gets only an ambient sentence
+# Even plain keeps a little vagueness, so a vague cue is never a sure tell.
+_CLARITY: dict[str, dict[str, float]] = {
+    "plain": {"veil": 0.0, "presence": 0.02, "vague": 0.0, "promise": 0.02, "nothing": 0.0},
+    "fair": {"veil": 0.45, "presence": 0.18, "vague": 0.05, "promise": 0.12, "nothing": 0.0},
+    "subtle": {"veil": 0.65, "presence": 0.35, "vague": 0.15, "promise": 0.2, "nothing": 0.05},
+    "cryptic": {"veil": 0.85, "presence": 0.55, "vague": 0.35, "promise": 0.2, "nothing": 0.15},
 }
 _DISGUISE = {"never": 0.0, "sometimes": 0.25, "often": 0.5}
 MODES = ("facet_band", "facet_veiled", "presence_band", "presence_veiled", "promise", "ambient")
@@ -58,8 +62,10 @@ def card_kind(code: str) -> str:
 
 
 def mode_chances(kind: str, options: PerilsOptions) -> dict[str, float]:
-    """How often a card of this kind gets each cue mode under these options."""
-    veil, presence, promise = _CLARITY[options.clarity]
+    """How often a card of this kind gets each cue mode under these options. Gifts and items
+    also get intensity frames ("facet_band", the intensity drawn at random: a glow may be faint
+    or bright), so the form of a sentence never tells a peril from a gift."""
+    c = _CLARITY[options.clarity]
     fidelity = options.hint_fidelity
     if fidelity == "none":
         return {"ambient": 1.0}
@@ -68,16 +74,23 @@ def mode_chances(kind: str, options: PerilsOptions) -> dict[str, float]:
             return {"presence_band": 1.0}
         if fidelity == "kind_only":
             return {"presence_veiled": 1.0}
-        rest = 1.0 - presence
-        return {"facet_band": rest * (1 - veil), "facet_veiled": rest * veil,
-                "presence_veiled": presence}
+        rest = 1.0 - c["presence"] - c["nothing"]
+        return _clean({"facet_band": rest * (1 - c["veil"]), "facet_veiled": rest * c["veil"],
+                       "presence_veiled": c["presence"], "ambient": c["nothing"]})
     disguise = _DISGUISE[options.disguise]
-    if kind == "gift":
-        odd = min(1.0, disguise + promise)
-        return {"facet_veiled": 1.0 - odd, "presence_veiled": disguise,
-                "promise": odd - disguise}
-    lure = min(1.0, disguise + promise)
-    return {"facet_veiled": 1.0 - lure, "promise": lure}
+    presence = min(1.0, c["vague"] + (disguise if kind == "gift" else 0.0))
+    promise = min(1.0 - presence, c["promise"] + (disguise if kind == "item" else 0.0))
+    nothing = min(1.0 - presence - promise, c["nothing"])
+    rest = 1.0 - presence - promise - nothing
+    if fidelity in ("band_only", "kind_only"):  # perils are never told by their thing here
+        return _clean({"facet_veiled": rest, "presence_veiled": presence, "promise": promise,
+                       "ambient": nothing})
+    return _clean({"facet_band": rest * (1 - c["veil"]), "facet_veiled": rest * c["veil"],
+                   "presence_veiled": presence, "promise": promise, "ambient": nothing})
+
+
+def _clean(chances: dict[str, float]) -> dict[str, float]:
+    return {m: p for m, p in chances.items() if p > 0.0}
 
 
 @dataclass(frozen=True)
@@ -225,7 +238,10 @@ def _cue_sentence(theme: Theme, cue: Cue, rng: Rng) -> str:
     else:
         phrase = rng.choice(g["promise"])
     if mode.endswith("_band"):
-        band = "high" if c.is_ace else band_of(c.rank)
+        if cue.thing.kind in ("gift", "item"):  # any intensity: it tells nothing of a band
+            band = BANDS[rng.below(len(BANDS))]
+        else:
+            band = "high" if c.is_ace else band_of(c.rank)
         frame = rng.choice(g[band])
     else:
         frame = rng.choice(g["veiled"])

@@ -232,11 +232,16 @@ def _cue_sentence(theme: Theme, cue: Cue, rng: Rng) -> str:
     if mode == "ambient":
         return rng.choice(g["ambient"])
     if mode.startswith("facet"):
-        phrase = rng.choice(cue.thing.cues(cue.sense))
+        options = cue.thing.cues(cue.sense)
     elif mode.startswith("presence"):
-        phrase = rng.choice(g["presence"])
+        options = g["presence"]
     else:
-        phrase = rng.choice(g["promise"])
+        options = g["promise"]
+    # Of two draws, the one nearer the theme's usual cue length: whatever the kind, cues come
+    # out about as long, so length alone tells nothing (bench: the form reader).
+    first, second = rng.choice(options), rng.choice(options)
+    target = _usual_length(theme, cue.sense)
+    phrase = min((first, second), key=lambda p: abs(len(p) - target))
     if mode.endswith("_band"):
         if cue.thing.kind in ("gift", "item"):  # any intensity: it tells nothing of a band
             band = BANDS[rng.below(len(BANDS))]
@@ -247,6 +252,21 @@ def _cue_sentence(theme: Theme, cue: Cue, rng: Rng) -> str:
         frame = rng.choice(g["veiled"])
     sentence = frame.replace("{cue}", phrase)
     return sentence[0].upper() + sentence[1:]
+
+
+_USUAL: dict[tuple[str, str, str], float] = {}
+
+
+def _usual_length(theme: Theme, sense: str) -> float:
+    """The median length of every cue phrase of a sense in the theme."""
+    key = (theme.source, theme.id, sense)
+    if key not in _USUAL:
+        g = theme.grammar[sense]
+        lengths = sorted(len(p) for p in (*g["presence"], *g["promise"],
+                                          *(c for t in theme.things.values()
+                                            for c in t.cues(sense))))
+        _USUAL[key] = float(lengths[len(lengths) // 2])
+    return _USUAL[key]
 
 
 def _fresh(make: Callable[[], str], used: _Used,

@@ -147,8 +147,8 @@ class HintedHero(Agent):
     reader's prediction ("reader") or nothing ("blind")."""
 
     def __init__(self, inner: Agent, mode: str, reader: Reader | None,
-                 state_of: Any) -> None:
-        self.inner, self.mode, self.reader, self.state_of = inner, mode, reader, state_of
+                 session: list[Session]) -> None:
+        self.inner, self.mode, self.reader, self.session = inner, mode, reader, session
         self.name = f"{inner.name}-{mode}"
 
     def reset(self, seat: int, players: int, options: Any) -> None:
@@ -161,7 +161,7 @@ class HintedHero(Agent):
         assert isinstance(view, PerilsView)
         if not view.pathways:
             return self.inner.act(view, legal)
-        state: PerilsState = self.state_of()
+        state: PerilsState = self.session[0].state
         if self.mode == "informed":
             hints = [_true_hint(c) for c in state.pathways]
         elif self.mode == "reader":
@@ -185,7 +185,7 @@ def win_rate(options: PerilsOptions, mode: str, reader: Reader | None, games: in
         seed = PLAY_SEEDS + i
         inner: Agent = PlannerHero(seed=seed) if hero == "planner" else RuleBasedHero(seed=seed)
         holder: list[Session] = []
-        agent = HintedHero(inner, mode, reader, lambda: holder[0].state)
+        agent = HintedHero(inner, mode, reader, holder)
         session = Session(R, options, seed=seed, agents={0: agent, 1: ComputerTeller(seed=seed)})
         holder.append(session)
         session.run_bots()

@@ -1,9 +1,9 @@
 """The `pocketgalaxy` command line (Typer + Rich).
 
 Commands: `play perils|adventure`, `resume [NAME]`, `replay RECORD`, `rules GAME`,
-`simulate perils|adventure`, `serve`, `tell CARD`. Each command group lives in its own module under cli/;
-to add one (say `tournament`), write cli/tournament_cmd.py with a `register(app)` function and
-add its module name to `COMMAND_MODULES`.
+`simulate perils|adventure`, `serve`, `tell CARD`. Each command group lives in its own module
+under cli/; to add one (say `tournament`), write cli/tournament_cmd.py with a `register(app)`
+function and add its module name to `COMMAND_MODULES`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 `audience=None` is public; `(1,)` is the Teller only. Events are data; the moments of the story
 (a card revealed, a peril won or lost, a gift or item taken) also carry the computer Teller's
-`story` (story.py, public like the card), so every shell shows the same words. Card codes are the core's short codes ("8D", "JK1").
+`story` (story.py, public like the card), so every shell shows the same words. Card codes
+are the core's short codes ("8D", "JK1").
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from pocketgalaxy.core.game import Action, Event, GameRules, Outcome
 from pocketgalaxy.core.options import options_to_json
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils import events as ev
+from pocketgalaxy.games.perils import story
 from pocketgalaxy.games.perils.actions import (
     ACTION_PHASES,
     ACTION_TYPES,
@@ -41,7 +42,6 @@ from pocketgalaxy.games.perils.actions import (
     MakePlan,
     Roll,
 )
-from pocketgalaxy.games.perils import story
 from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme, thing_for
 from pocketgalaxy.games.perils.narration import (
     card_kind,

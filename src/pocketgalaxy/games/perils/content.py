@@ -217,7 +217,7 @@ def parse_theme(data: dict[str, Any], file: str, schema: str = "one_per_suit") -
                 if frame.count("{cue}") != 1 or frame.replace("{cue}", "").count("{") > 0:
                     raise ContentError(file, f"grammar.{sense}.{key}",
                                        "sentence frames holding {cue} exactly once")
-    things = parse_things(data.get("things"), file, ITEM_CODES)
+    things = parse_things(data.get("things"), file)
     return Theme(
         id=theme_id,
         title=r.text(data, "title"),

@@ -77,7 +77,7 @@ def kind_of(code: str) -> str:
     return "peril"
 
 
-def parse_things(raw: Any, file: str, item_codes: tuple[str, ...]) -> dict[str, Thing]:
+def parse_things(raw: Any, file: str) -> dict[str, Thing]:
     """The `[[things]]` array of a theme file, checked: every key known, every card of the deck
     but the Prize fitted by at least one thing (items and Big Bads by exactly one)."""
     if not isinstance(raw, list) or not raw:
@@ -100,7 +100,6 @@ def parse_things(raw: Any, file: str, item_codes: tuple[str, ...]) -> dict[str, 
             raise ContentError(file, "things", f"exactly one thing with card = {code!r}")
         if any(t.kind != kind for t in fitting):
             raise ContentError(file, "things", f"only {kind} things fitting card {code}")
-    del item_codes  # every item code is a deck card: checked above
     return out
 
 

@@ -266,6 +266,7 @@ def test_the_reveal_names_the_same_thing_and_the_outcome_is_told() -> None:
 
     state = new(draw=("8D", "QS"), rolls=(6, 1), teller_policy="approve_all")
     thing = thing_for(state, "8D")
+    assert R.view(state, 0).current_thing is None and R.view(state, 1).current_thing is None
     state, events = take(state, 0)
     revealed = next(e for e in events if isinstance(e, ev.CardRevealed))
     assert revealed.thing == thing.id and R.view(state, 0).current_thing == thing.id

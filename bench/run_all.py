@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 
 ARGS: dict[str, list[str]] = {
     "bench_perils_planner.py": ["speed"],
+    "bench_teller_reader.py": ["--train", "100", "--test", "40", "--games", "150"],
     "load_ws.py": ["--games", "20"],
 }
 """Arguments for scripts that need some (every other script runs with its defaults)."""

@@ -133,7 +133,8 @@ def test_memory_keeps_only_what_the_hero_saw() -> None:
     hero.observe(visible_events(events, 0))
     assert all(not isinstance(e, ev.PathwaysDealt) for e in visible_events(events, 0))
     # The hint of the pathway not taken (a high club peril), never its face.
-    assert hero._unchosen_hints == [{"kind": "peril", "suit": "C", "band": "high"}]
+    assert hero._unchosen_hints == [view.pathways[1].hint]
+    assert view.pathways[1].hint and view.pathways[1].hint.get("kind") == "peril"
     pos = hero._position(R.view(state, 0))
     assert "QD" not in pos.pool and "2D" not in pos.pool and "8C" in pos.pool
     assert len(pos.pool) == pos.draw_count + 1 + 2  # draw + the unchosen + the new pathways

@@ -47,6 +47,10 @@ def test_whole_perils_game_hero_and_teller_in_two_browsers(live_server: Any, new
     assert hero.locator("#pathways .card-face").count() == 0
     assert "Behind it" not in hero.locator("#pathways").inner_text()
     assert hero.locator("#pathways button.suggest").count() == 0
+    # The sense instruction is the Teller's; the Hero reads what the round is told by.
+    assert "describe only" in teller.locator(".sense-line").inner_text()
+    hero_sense = hero.locator(".sense-line").inner_text()
+    assert "describe only" not in hero_sense and "told by" in hero_sense
 
     moves += play_perils(hero, teller)
     assert moves > 10
@@ -55,8 +59,13 @@ def test_whole_perils_game_hero_and_teller_in_two_browsers(live_server: Any, new
     assert outcome is not None and outcome == last_of(teller)["outcome"]
     assert hero.locator("#outcome").is_visible()
     log = hero.locator("#log").inner_text()
-    assert "Rolled" in log or "passed without a roll" in log
+    assert "Rolled" in log or "no roll" in log
     assert "The showdown begins" in log or "Hero is lost" in log
+    # The computer Teller's story of each revealed card: the thing named, the numbers beside.
+    stories = [line for line in log.splitlines()
+               if ": a peril, a test of" in line or ": a healing gift." in line
+               or ": a useful item, the " in line]
+    assert stories, log
 
     # The finished game can be stepped through on the replay page.
     replay = new_page()
@@ -66,5 +75,7 @@ def test_whole_perils_game_hero_and_teller_in_two_browsers(live_server: Any, new
     assert replay.locator("#step-label").inner_text().split(" / ")[0] == (
         replay.locator("#step-label").inner_text().split(" / ")[1]
     )
+    replay_log = replay.locator("#log").inner_text()
+    assert all(line.strip() in replay_log for line in stories[:5]), stories[:5]
     hero.screenshot(path=str(output_dir / "perils-hero.png"), full_page=True)
     teller.screenshot(path=str(output_dir / "perils-teller.png"), full_page=True)

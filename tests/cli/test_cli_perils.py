@@ -207,3 +207,23 @@ def test_no_hero_screen_in_a_whole_game_shows_a_face_down_card() -> None:
             checked += 1
         session.step_bot()
     assert checked >= 20
+
+
+def test_a_revealed_card_is_told_as_a_story_with_its_thing_named() -> None:
+    from pocketgalaxy.games.perils import events as ev
+    from pocketgalaxy.games.perils.actions import ChoosePathway
+
+    session = _session_at_choice(14)  # pathway 1 is a peril that needs a plan
+    before = len(session.events_for(0))
+    session.act(0, ChoosePathway(0))
+    events = session.events_for(0)[before:]
+    revealed = next(e for e in events if isinstance(e, ev.CardRevealed))
+    text = render_text(session.view(0), events)
+    # The story's first words (the screen may wrap the rest), and the thing named on the "Now"
+    # panel while the Hero plans against it.
+    flat = " ".join(text.split())
+    assert " ".join(revealed.story.split()[:4]) in flat
+    view = session.view(0)
+    assert view.phase == "plan" and view.current_thing == revealed.thing
+    theme = get_game("perils").theme(session.state.options)
+    assert f"Now: {theme.things[revealed.thing].name}" in flat

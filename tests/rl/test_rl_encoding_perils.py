@@ -115,7 +115,8 @@ def test_fixed_blocks_and_refusals() -> None:
 # -- observations --------------------------------------------------------------------------
 def _described(top: list[str]) -> Any:
     """A pinned game with the Pilot, the Teller's suggested descriptions given."""
-    opts = PerilsOptions(archetype="pilot", teller_policy="approve_all")
+    opts = PerilsOptions(archetype="pilot", teller_policy="approve_all", clarity="plain",
+                         disguise="never")  # descriptions that tell suit and band
     state = RULES.new(opts, 5, pinned={"draw": top, "big_bads": ["AD", "AC", "AS"]})
     state, _ = RULES.apply(state, 1, RULES.legal_actions(state, 1)[0])
     return state

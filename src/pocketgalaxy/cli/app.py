@@ -1,9 +1,9 @@
 """The `pocketgalaxy` command line (Typer + Rich).
 
 Commands: `play perils|adventure`, `resume [NAME]`, `replay RECORD`, `rules GAME`,
-`simulate perils|adventure`, `serve`. Each command group lives in its own module under cli/;
-to add one (say `tournament`), write cli/tournament_cmd.py with a `register(app)` function and
-add its module name to `COMMAND_MODULES`.
+`simulate perils|adventure`, `serve`, `tell CARD`. Each command group lives in its own module
+under cli/; to add one (say `tournament`), write cli/tournament_cmd.py with a `register(app)`
+function and add its module name to `COMMAND_MODULES`.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pocketgalaxy.cli.tournament_cmd",
     "pocketgalaxy.cli.tournament",
     "pocketgalaxy.cli.db_cmd",  # db check, db backup
+    "pocketgalaxy.cli.tell_cmd",  # tell CARD: the computer Teller's words for a real deck
 )
 """Optional command modules: each, when present, exposes `register(app)`."""
 

@@ -203,7 +203,9 @@ class PerilsScreen:
                             judgement_lines(plan.reasons))
             if plan.rolls:
                 body.append(Text(f"Rolled {', '.join(map(str, plan.rolls))}"))
-        return Panel(Group(*body), title="Now", border_style="yellow")
+        thing = getattr(theme, "things", {}).get(view.current_thing or "")
+        title = f"Now: {thing.name}" if thing is not None else "Now"
+        return Panel(Group(*body), title=title, border_style="yellow")
 
     def _outcome(self, view: Any) -> Panel:
         won = 0 in view.outcome.get("winners", [])

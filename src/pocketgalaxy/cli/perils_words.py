@@ -1,8 +1,9 @@
 """Perils & Pathways events in words, for the terminal screens and `replay`.
 
-Events are data; this module (with the game's own narration where it has words for a moment)
-turns each one into a sentence. It reads only the event and the public playsheet (names of
-skills, items and Big Bads), never a state.
+Events are data; this module turns each one into a sentence: the event's own story where it
+carries one (the computer Teller's words, story.py, the same on every shell), else a plain
+sentence. It reads only the event and the public playsheet (names of skills, items and Big
+Bads), never a state.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 from pocketgalaxy.cli.cards import card_label
 from pocketgalaxy.core.cards import card as lookup
 from pocketgalaxy.core.game import Event
-from pocketgalaxy.games.perils.narration import narrate_event
+from pocketgalaxy.games.perils.story import narrate_event
 
 SENSE_WORDS = {
     "sight": "sight only",
@@ -54,10 +55,14 @@ def _cards(codes: Any) -> str:
 def event_text(event: Event, theme: Any, *, count: int = 2, seed: int = 0) -> str | None:
     """One sentence for an event, or None for events that need no words.
 
-    A revealed card also gets the playsheet's flavour line from the game's narration.
+    The moments of the story (a card revealed, a peril won, lost or passed, a gift or item
+    taken) carry the computer Teller's words in the event (`story`): every shell shows those.
     """
     e: Any = event
     kind = type(event).__name__
+    story = getattr(event, "story", "")
+    if story:
+        return str(story)
     if kind == "CardRevealed":
         plain = _revealed(e, theme)
         flavour = _flavour(event, theme, seed)
@@ -92,10 +97,13 @@ def event_text(event: Event, theme: Any, *, count: int = 2, seed: int = 0) -> st
 
 
 def _flavour(event: Event, theme: Any, seed: int) -> str | None:
+    """Older records: a revealed card without a story gets no flavour line."""
+    del seed
     if theme is None:
         return None
     try:
-        return narrate_event(event, theme, seed)
+        words = narrate_event(event, theme)
+        return None if words and words.startswith("Revealed:") else words
     except (KeyError, IndexError, AttributeError):
         return None
 

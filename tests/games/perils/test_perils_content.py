@@ -26,8 +26,14 @@ def test_bundled_themes_load_complete(theme_id: str) -> None:
     assert len({a.id for a in theme.archetypes}) == len(theme.archetypes)
     assert set(theme.items) == set(ITEM_CODES) and len(ITEM_CODES) == 14
     assert set(theme.big_bads) == {"AD", "AC", "AS"}
-    assert theme.prizes and theme.gifts
-    assert set(theme.pathways) == set(SENSES)
+    assert theme.prizes
+    assert set(theme.grammar) == set(SENSES)
+    kinds = {t.kind for t in theme.things.values()}
+    assert kinds == {"peril", "big_bad", "gift", "item"}
+    # Enough things that a game rarely meets one twice: more than the cards of each kind.
+    for suit in ("D", "C", "S", "H"):
+        assert sum(1 for t in theme.things.values() if suit in t.suits and t.card is None) >= 10
+    assert {t.card for t in theme.things.values() if t.kind == "item"} == set(ITEM_CODES)
 
 
 def test_cosmic_names_strength_and_agility() -> None:
@@ -59,8 +65,17 @@ def _broken(tmp_path: Path, edit: str, old: str, new: str) -> Path:
         ("duplicate_id", 'id = "marine"', 'id = "pilot"', "archetypes[1].id"),
         ("missing_suit", '[skills.H]\nname = "Charm"', '[skills.X]\nname = "Charm"', "skills.X"),
         ("item_missing", "[items.JK2]", "[items.JK3]", "items.JK3"),
-        ("empty_list", 'low = ["A jammed pressure door that needs a good heave.", '
-         '"A toppled cargo rack across the passage."]', "low = []", "perils.D.low"),
+        ("empty_list", 'reveal = ["A pressure door blocks the way, jammed a hand\'s width open, '
+         'its motor long dead.", "The way ends at a jammed pressure door, its wheel rusted in '
+         'place."]', "reveal = []", "things[0].reveal"),
+        ("thing_unknown_key", 'id = "pressure_door"', 'id = "pressure_door"\ncolour = "red"',
+         "things[0].colour"),
+        ("thing_bad_suit", 'suits = ["D"]', 'suits = ["H"]', "things[0].suits"),
+        ("thing_bad_range", 'difficulty = [2, 5]', 'difficulty = [5, 2]', "things[0].difficulty"),
+        ("thing_bad_kind", 'kind = "peril"', 'kind = "monster"', "things[0].kind"),
+        ("item_thing_missing", 'card = "JK2"', 'card = "KS"', "things"),
+        ("frame_without_cue", '"Far off, small in the gloom, you make out {cue}."',
+         '"Far off, small in the gloom."', "grammar.sight.low"),
         ("wrong_type", 'name = "Hacking Device"', "name = 5", "items.JS.name"),
     ],
 )
@@ -97,6 +112,15 @@ def test_a_users_own_theme_file_plays(tmp_path: Path) -> None:
 
 def test_parse_theme_reports_the_file_name() -> None:
     data = tomllib.loads((PLAYSHEETS / "dungeon.toml").read_text(encoding="utf-8"))
-    del data["gifts"]
-    with pytest.raises(ContentError, match="^mine.toml: gifts: "):
+    del data["grammar"]
+    with pytest.raises(ContentError, match="^mine.toml: grammar: "):
         parse_theme(data, "mine.toml")
+
+
+def test_an_old_format_playsheet_is_refused_with_how_to_convert() -> None:
+    data = tomllib.loads((PLAYSHEETS / "dungeon.toml").read_text(encoding="utf-8"))
+    data["perils"] = {"D": {"low": ["A door."], "mid": ["A bear."], "high": ["A wall."]}}
+    with pytest.raises(ContentError) as info:
+        parse_theme(data, "old.toml")
+    assert info.value.key == "perils"
+    assert "[[things]]" in info.value.message and "docs/themes.md" in info.value.message

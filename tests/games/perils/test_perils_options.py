@@ -325,7 +325,7 @@ def test_pp_a20_pathway_order() -> None:
      ("none", {})],
 )
 def test_pp_h1_hint_fidelity(fidelity: str, hint: dict[str, str]) -> None:
-    state = new(draw=("9C", "JD"), hint_fidelity=fidelity)
+    state = new(draw=("9C", "JD"), hint_fidelity=fidelity, clarity="plain", disguise="never")
     from perils_testkit import describe
 
     state, _ = describe(state)

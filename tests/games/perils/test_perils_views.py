@@ -26,7 +26,7 @@ def test_teller_sees_faces_and_suggestions_the_hero_neither() -> None:
 
 
 def test_hint_only_for_the_computers_own_words() -> None:
-    state, _ = describe(new(draw=("9C", "JD")))
+    state, _ = describe(new(draw=("9C", "JD"), clarity="plain", disguise="never"))
     assert [p.hint for p in R.view(state, 0).pathways] == [
         {"kind": "peril", "suit": "C", "band": "high"}, {"kind": "item"}]
     mine, _ = act(new(draw=("9C", "JD")), DescribePathways(("A dark stair.", "A glint.")))

@@ -4,7 +4,8 @@ description's hint, and losing levels greedily."""
 from __future__ import annotations
 
 from pocketgalaxy.agents.base import Agent
-from pocketgalaxy.games.perils.content import BANDS, Theme
+from pocketgalaxy.games.perils import narration
+from pocketgalaxy.games.perils.content import Theme
 from pocketgalaxy.games.perils.options import PerilsOptions
 from pocketgalaxy.games.perils.rubric import Judgement
 from pocketgalaxy.games.perils.views import PerilsView
@@ -40,22 +41,9 @@ def lose_greedy(view: PerilsView, n: int) -> tuple[str, ...]:
 
 
 def read_hint(text: str, theme: Theme) -> dict[str, str]:
-    """Recognise the theme's own fragments in a description (what a reader of the playsheet
-    would notice). Returns the hint the fragments carry, or {} when nothing is recognised."""
-    low = text.lower()
-    found: dict[str, str] = {}
-    for frag in theme.pathways.values():
-        for key, sentences in frag.items():
-            if any(s.lower() in low for s in sentences):
-                if key.startswith("peril_"):
-                    found.update(kind="peril", suit=key[-1])
-                elif key == "peril":
-                    found.setdefault("kind", "peril")
-                elif key in BANDS:
-                    found["band"] = key
-                elif key in ("gift", "item"):
-                    found["kind"] = key
-    return found
+    """Recognise the theme's own things and frames in a description (what a reader of the
+    playsheet would notice): the hint they carry, or {} when nothing is recognised."""
+    return narration.read_hint(text, theme)
 
 
 def advised(view: PerilsView) -> Judgement:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.content import Theme
 from pocketgalaxy.games.perils.plan_words import STOPWORDS, words_of
-from pocketgalaxy.games.perils.rubric import StandInThing, Target, stand_in_thing
+from pocketgalaxy.games.perils.rubric import Target
 from pocketgalaxy.games.perils.views import PerilsView
 
 _WRITER_SALT = 0x5EED_9A11
@@ -47,11 +47,10 @@ _OPENERS = ("First", "To begin,", "")
 
 
 def thing_in_view(view: PerilsView, theme: Theme) -> Target | None:
-    """The thing the Hero faces, as the view tells it. On this branch a stand-in built from the
-    theme's text for the revealed card; the lead wires it to `theme.things[view.current_thing]`."""
-    if view.current is None:
+    """The thing the Hero faces, as the view tells it (the revealed card's thing, public)."""
+    if view.current_thing is None:
         return None
-    return stand_in_thing(theme, view.current)
+    return theme.things.get(view.current_thing)
 
 
 def _pick(rng: Rng, words: tuple[str, ...] | list[str]) -> str:
@@ -141,4 +140,4 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-__all__ = ["PlanWriter", "StandInThing", "thing_in_view", "write_plan"]
+__all__ = ["PlanWriter", "thing_in_view", "write_plan"]

@@ -1,9 +1,10 @@
 """Themes (playsheets) as data: TOML files loaded into frozen dataclasses, every key checked.
 
 A theme gives names and words to the cards: skills per suit, archetypes (their four cards),
-prize ideas, Big Bads, peril ideas by suit and band, items for every face card and joker,
-healing gifts, and the fragments the computer Teller combines into pathway descriptions.
-The engine takes every number from the card codes, never from flavour text.
+prize ideas, the Big Bads' and items' names (the rubric and the shells use them), the things
+every card stands for in the story (things.py), and the grammar the computer Teller builds
+pathway descriptions from (narration.py). The engine takes every number from the card codes,
+never from flavour text. `thing_for(state, code)` is the thing a card stands for in a game.
 
 `load_theme("cosmic")` loads a bundled playsheet; `load_theme("/path/to/mine.toml")` a user's own.
 docs/themes.md describes the format.
@@ -15,11 +16,15 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pocketgalaxy.core.cards import DECK_54, card
 from pocketgalaxy.core.errors import CardCodeError, ContentError
 from pocketgalaxy.games.perils.plan_words import PlanWords, parse_plan_words
+from pocketgalaxy.games.perils.things import Thing, assign, parse_things
+
+if TYPE_CHECKING:
+    from pocketgalaxy.games.perils.state import PerilsState
 
 PLAYSHEETS = Path(__file__).parent / "playsheets"
 BUNDLED = ("cosmic", "dungeon")
@@ -30,15 +35,20 @@ SENSES = ("sight", "sound", "smell")
 ITEM_CODES: tuple[str, ...] = tuple(
     c for c in DECK_54 if card(c).is_face or card(c).is_joker
 )
-FRAGMENT_KEYS = (
-    "peril_D", "peril_C", "peril_S", "peril", "low", "mid", "high",
-    "gift", "item", "neutral", "ambient",
-)
+GRAMMAR_KEYS = ("place", "detail", "low", "mid", "high", "veiled", "presence", "promise",
+                "ambient")
 _TOP_KEYS = {
-    "id", "title", "intro", "skills", "archetypes", "prizes", "big_bads", "perils", "items",
-    "gifts", "pathways",
+    "id", "title", "intro", "skills", "archetypes", "prizes", "big_bads", "items", "things",
+    "grammar",
 }
 _OPTIONAL_KEYS = {"plan_words"}  # the plan judge's extra words (games/perils/plan_words.py)
+_OLD_KEYS = ("perils", "gifts", "pathways")
+CONVERT = (
+    "the things format (docs/themes.md, 'Converting an older playsheet'): turn each idea of "
+    "perils.<suit>.<band> and gifts into a [[things]] table with suits, difficulty, sight, "
+    "sound, smell, reveal, success, failure and plan_words; add one [[things]] table with "
+    "card = \"<code>\" per item and Big Bad; replace pathways.<sense> by grammar.<sense>"
+)
 
 
 @dataclass(frozen=True)
@@ -84,10 +94,9 @@ class Theme:
     archetypes: tuple[Archetype, ...]
     prizes: tuple[str, ...]
     big_bads: dict[str, BigBad]
-    perils: dict[str, dict[str, tuple[str, ...]]]
     items: dict[str, Item]
-    gifts: tuple[str, ...]
-    pathways: dict[str, dict[str, tuple[str, ...]]]
+    things: dict[str, Thing]
+    grammar: dict[str, dict[str, tuple[str, ...]]]
     plan_words: PlanWords = field(default_factory=PlanWords)
 
     def archetype(self, archetype_id: str) -> Archetype | None:
@@ -107,6 +116,29 @@ def band_of(value: int) -> str:
     if value <= 7:
         return "mid"
     return "high"
+
+
+def thing_for(state: PerilsState, code: str) -> Thing:
+    """The thing card `code` stands for in this game: a pure function of the narration seed,
+    the theme and the clarity, stable all game long. Example: `thing_for(state, "8D").name`
+    might be "a giant slime beast"."""
+    opts = state.options
+    theme = load_theme(opts.theme, opts.archetype_schema)
+    return cast_of(theme, state.narration_seed, opts.clarity)[code]
+
+
+_CASTS: dict[tuple[str, str, int, bool], dict[str, Thing]] = {}
+
+
+def cast_of(theme: Theme, narration_seed: int, clarity: str) -> dict[str, Thing]:
+    """Card code -> thing for one game (memoised; at most a few hundred games kept)."""
+    key = (theme.source, theme.id, narration_seed, clarity == "plain")
+    cast = _CASTS.get(key)
+    if cast is None:
+        if len(_CASTS) > 512:
+            _CASTS.clear()
+        cast = _CASTS[key] = assign(theme.things, narration_seed, clarity == "plain")
+    return cast
 
 
 def load_theme(id_or_path: str, schema: str = "one_per_suit") -> Theme:
@@ -136,6 +168,9 @@ def _load_cached(id_or_path: str, schema: str) -> Theme:
 def parse_theme(data: dict[str, Any], file: str, schema: str = "one_per_suit") -> Theme:
     """Build a Theme from parsed TOML; `file` names the source in error messages."""
     r = _Reader(file)
+    old = [k for k in _OLD_KEYS if k in data]
+    if old:
+        raise ContentError(file, old[0], CONVERT)
     r.keys(data, "", _TOP_KEYS | _OPTIONAL_KEYS, _TOP_KEYS)
     theme_id = r.text(data, "id")
     skills_raw = r.table(data, "skills")
@@ -160,13 +195,6 @@ def parse_theme(data: dict[str, Any], file: str, schema: str = "one_per_suit") -
         big_bads[code] = BigBad(
             code, r.text(b, "name", f"big_bads.{code}"), r.text(b, "blurb", f"big_bads.{code}")
         )
-    perils_raw = r.table(data, "perils")
-    r.keys(perils_raw, "perils", set(SKILL_SUITS), set(SKILL_SUITS))
-    perils: dict[str, dict[str, tuple[str, ...]]] = {}
-    for suit in SKILL_SUITS:
-        p = r.table(perils_raw, suit, "perils")
-        r.keys(p, f"perils.{suit}", set(BANDS), set(BANDS))
-        perils[suit] = {b: r.texts(p, b, f"perils.{suit}") for b in BANDS}
     items_raw = r.table(data, "items")
     r.keys(items_raw, "items", set(ITEM_CODES), set(ITEM_CODES))
     items = {}
@@ -180,13 +208,19 @@ def parse_theme(data: dict[str, Any], file: str, schema: str = "one_per_suit") -
             tuple(k.lower() for k in r.texts(it, "keywords", where)),
             r.text(it, "blurb", where),
         )
-    paths_raw = r.table(data, "pathways")
-    r.keys(paths_raw, "pathways", set(SENSES), set(SENSES))
-    pathways = {}
+    grammar_raw = r.table(data, "grammar")
+    r.keys(grammar_raw, "grammar", set(SENSES), set(SENSES))
+    grammar = {}
     for sense in SENSES:
-        frag = r.table(paths_raw, sense, "pathways")
-        r.keys(frag, f"pathways.{sense}", set(FRAGMENT_KEYS), set(FRAGMENT_KEYS))
-        pathways[sense] = {k: r.texts(frag, k, f"pathways.{sense}") for k in FRAGMENT_KEYS}
+        g = r.table(grammar_raw, sense, "grammar")
+        r.keys(g, f"grammar.{sense}", set(GRAMMAR_KEYS), set(GRAMMAR_KEYS))
+        grammar[sense] = {k: r.texts(g, k, f"grammar.{sense}") for k in GRAMMAR_KEYS}
+        for key in ("low", "mid", "high", "veiled"):
+            for frame in grammar[sense][key]:
+                if frame.count("{cue}") != 1 or frame.replace("{cue}", "").count("{") > 0:
+                    raise ContentError(file, f"grammar.{sense}.{key}",
+                                       "sentence frames holding {cue} exactly once")
+    things = parse_things(data.get("things"), file)
     return Theme(
         id=theme_id,
         title=r.text(data, "title"),
@@ -196,10 +230,9 @@ def parse_theme(data: dict[str, Any], file: str, schema: str = "one_per_suit") -
         archetypes=archetypes,
         prizes=r.texts(data, "prizes"),
         big_bads=big_bads,
-        perils=perils,
         items=items,
-        gifts=r.texts(data, "gifts"),
-        pathways=pathways,
+        things=things,
+        grammar=grammar,
         plan_words=parse_plan_words(data.get("plan_words"), file, ALL_SUITS, ITEM_CODES),
     )
 

@@ -1,7 +1,9 @@
 """The events of Perils & Pathways: frozen dataclasses in the past tense, each with an audience.
 
-`audience=None` is public; `(1,)` is the Teller only. Events are data: the shells and
-`narration` turn them into words. Card codes are the core's short codes ("8D", "JK1").
+`audience=None` is public; `(1,)` is the Teller only. Events are data; the moments of the story
+(a card revealed, a peril won or lost, a gift or item taken) also carry the computer Teller's
+`story` (story.py, public like the card), so every shell shows the same words. Card codes
+are the core's short codes ("8D", "JK1").
 """
 
 from __future__ import annotations
@@ -57,11 +59,14 @@ class PathwayChosen(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CardRevealed(Event):
-    """A chosen pathway flipped face up. kind: peril, gift, item or big_bad."""
+    """A chosen pathway flipped face up. kind: peril, gift, item or big_bad; `thing` the id of
+    the theme's thing it stands for."""
 
     card: str
     kind: str
     difficulty: int
+    thing: str = ""
+    story: str = ""
     audience: tuple[int, ...] | None = None
 
 
@@ -88,6 +93,7 @@ class PerilPassed(Event):
     card: str
     level: int
     difficulty: int
+    story: str = ""
     audience: tuple[int, ...] | None = None
 
 
@@ -128,12 +134,14 @@ class PerilSucceeded(Event):
     card: str
     suit: str
     level: int
+    story: str = ""
     audience: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PerilFailed(Event):
     card: str
+    story: str = ""
     audience: tuple[int, ...] | None = None
 
 
@@ -149,6 +157,7 @@ class HealthGained(Event):
     amount: int
     health: int
     card: str
+    story: str = ""
     audience: tuple[int, ...] | None = None
 
 
@@ -158,12 +167,14 @@ class HealWasted(Event):
 
     card: str
     health: int
+    story: str = ""
     audience: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ItemGained(Event):
     card: str
+    story: str = ""
     audience: tuple[int, ...] | None = None
 
 

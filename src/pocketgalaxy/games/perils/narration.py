@@ -1,224 +1,361 @@
-"""The computer Teller's words: pathway descriptions, revealed cards and consequences.
+"""The computer Teller's pathway descriptions: a grammar over the theme's things.
 
-Pure functions. Randomness comes from the state's `narration_seed` (fixed at setup) mixed with
-the round and position, never from the game's own rng, so a human Teller and the computer
-Teller leave the game's dice and shuffles untouched and produce the same game.
+Pure functions. Each card stands for a thing (`content.thing_for`); a pathway is described by
+a setting sentence of the round's sense, one cue sentence, and sometimes an ambient sentence.
+The cue is the thing's own facet for the sense set in an intensity frame (the band), or in a
+veiled frame (no intensity), or a vague presence ("something waits": a peril, or a gift in
+disguise), or a promise ("something worth having": an item as a lure, or a gift), or nothing.
+Which one is drawn depends on `clarity` (PP-H2), `disguise` (PP-H3) and `hint_fidelity`
+(PP-H1); `conveyed` says exactly what each choice tells, and that is the structured hint the
+view gives a computer Hero, so it is never told more than the words say.
 
-A pathway description conveys what `hint_fidelity` allows (PP-H1) and nothing more:
-
-| fidelity | perils | gifts, items |
-|---|---|---|
-| suit+band | suit imagery + intensity of the band | kind imagery |
-| band_only | generic menace + intensity of the band | kind imagery |
-| kind_only | generic menace | kind imagery |
-| none | neutral text | neutral text |
-
-It never names the suit (word or symbol), a skill name or keyword, or the value. Within one
-game every description differs from all earlier ones (`state.history`).
+Randomness: each pathway's words come from their own stream, seeded by hashing (narration
+seed, round, position), never from the game's rng, so a human Teller leaves dice and shuffles
+untouched. No sentence repeats within a game (`state.history`). Descriptions never name a suit
+(word or symbol), a skill or one of its keywords, a rank or a number.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from pocketgalaxy.core.cards import DECK_54, card
-from pocketgalaxy.core.game import Event
+from pocketgalaxy.core.cards import card
 from pocketgalaxy.core.rng import Rng
-from pocketgalaxy.games.perils import events as ev
-from pocketgalaxy.games.perils.content import SENSES, Theme, band_of
+from pocketgalaxy.games.perils.content import BANDS, SENSES, Theme, band_of, cast_of
+from pocketgalaxy.games.perils.options import PerilsOptions
 from pocketgalaxy.games.perils.state import PerilsState
+from pocketgalaxy.games.perils.things import Thing, kind_of, mix
 
-_MIX = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
+
+# Per clarity (tuned with bench/bench_teller_reader.py; docs/teller.md):
+#   veil      chance a peril's facet is set in a veiled frame (no intensity)
+#   presence  chance a peril is only a vague presence
+#   vague     chance a gift or item is only a vague presence (besides `disguise`)
+#   promise   chance a gift or item is only a promise (besides `disguise` for items)
+#   nothing   chance any card gets only an ambient sentence
+# Even plain keeps a little vagueness, so a vague cue is never a sure tell.
+_CLARITY: dict[str, dict[str, float]] = {
+    "plain": {"veil": 0.0, "presence": 0.02, "vague": 0.0, "promise": 0.02, "nothing": 0.0},
+    "fair": {"veil": 0.45, "presence": 0.18, "vague": 0.05, "promise": 0.12, "nothing": 0.0},
+    "subtle": {"veil": 0.65, "presence": 0.35, "vague": 0.15, "promise": 0.2, "nothing": 0.05},
+    "cryptic": {"veil": 0.85, "presence": 0.55, "vague": 0.35, "promise": 0.2, "nothing": 0.15},
+}
+_DISGUISE = {"never": 0.0, "sometimes": 0.25, "often": 0.5}
+MODES = ("facet_band", "facet_veiled", "presence_band", "presence_veiled", "promise", "ambient")
 
 
 def narration_seed_for(seed: int) -> int:
     """The narration seed a game with this seed stores at setup."""
-    return ((seed ^ 0x5DEECE66D) * _MIX + 0x1234567) & _MASK
+    return ((seed ^ 0x5DEECE66D) * 0x9E3779B97F4A7C15 + 0x1234567) & _MASK
 
 
-def _rng(state: PerilsState, *parts: int) -> Rng:
-    value = state.narration_seed
-    for p in parts:
-        value = ((value ^ (p & _MASK)) * _MIX + 0x632BE5AB) & _MASK
-    return Rng(value)
+def stream(narration_seed: int, *parts: int) -> Rng:
+    """An independent random stream for one purpose (e.g. round, position)."""
+    return Rng(mix(narration_seed, *parts))
 
 
 def card_kind(code: str) -> str:
     """peril, gift, item or big_bad."""
-    return _KINDS[code]
+    return kind_of(code)
 
 
-def _kind(code: str) -> str:
-    c = card(code)
-    if c.is_ace:
-        return "big_bad"
-    if c.is_face or c.is_joker:
-        return "item"
-    if c.suit is not None and c.suit.value == "H":
-        return "gift"
-    return "peril"
-
-
-_KINDS = {code: _kind(code) for code in DECK_54}
-
-
-def hint_for(code: str, fidelity: str) -> dict[str, str]:
-    """The structured hint a suggestion carries (the text carries the same to a person)."""
-    kind = card_kind(code)
-    c = card(code)
+def mode_chances(kind: str, options: PerilsOptions) -> dict[str, float]:
+    """How often a card of this kind gets each cue mode under these options. Gifts and items
+    also get intensity frames ("facet_band", the intensity drawn at random: a glow may be faint
+    or bright), so the form of a sentence never tells a peril from a gift."""
+    c = _CLARITY[options.clarity]
+    fidelity = options.hint_fidelity
     if fidelity == "none":
+        return {"ambient": 1.0}
+    if kind in ("peril", "big_bad"):
+        if fidelity == "band_only":
+            return {"presence_band": 1.0}
+        if fidelity == "kind_only":
+            return {"presence_veiled": 1.0}
+        rest = 1.0 - c["presence"] - c["nothing"]
+        return _clean({"facet_band": rest * (1 - c["veil"]), "facet_veiled": rest * c["veil"],
+                       "presence_veiled": c["presence"], "ambient": c["nothing"]})
+    disguise = _DISGUISE[options.disguise]
+    presence = min(1.0, c["vague"] + (disguise if kind == "gift" else 0.0))
+    promise = min(1.0 - presence, c["promise"] + (disguise if kind == "item" else 0.0))
+    nothing = min(1.0 - presence - promise, c["nothing"])
+    rest = 1.0 - presence - promise - nothing
+    if fidelity in ("band_only", "kind_only"):  # perils are never told by their thing here
+        return _clean({"facet_veiled": rest, "presence_veiled": presence, "promise": promise,
+                       "ambient": nothing})
+    return _clean({"facet_band": rest * (1 - c["veil"]), "facet_veiled": rest * c["veil"],
+                   "presence_veiled": presence, "promise": promise, "ambient": nothing})
+
+
+def _clean(chances: dict[str, float]) -> dict[str, float]:
+    return {m: p for m, p in chances.items() if p > 0.0}
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One pathway's plan: the card, its thing, the cue mode and the sense used."""
+
+    code: str
+    thing: Thing
+    mode: str
+    sense: str
+
+
+def conveyed(cue: Cue, options: PerilsOptions, stage: str) -> dict[str, str]:
+    """The structured hint: exactly what the words of this cue tell. Keys `kind`, `suit` and
+    `band` when one value is told; `kinds`, `suits`, `bands` (space-separated) when the words
+    leave a choice of some but not all; nothing for what they do not tell at all."""
+    kind = cue.thing.kind
+    main_kinds = ("peril",) if stage == "showdown" else ("peril", "gift", "item")
+    hint_kind = "peril" if kind == "big_bad" else kind
+    if cue.mode == "ambient":
         return {}
-    if kind in ("gift", "item"):
-        return {"kind": kind}
-    if fidelity == "kind_only":
-        return {"kind": "peril"}
+    if cue.mode in ("presence_veiled", "promise"):
+        kinds = [k for k in main_kinds
+                 if mode_chances(k, options).get(cue.mode, 0.0) > 0.0]
+        return _set_hint("kind", kinds, main_kinds)
+    out: dict[str, str] = {"kind": hint_kind}
+    if hint_kind != "peril":
+        return out
+    c = card(cue.code)
     band = "high" if c.is_ace else band_of(c.rank)
-    if fidelity == "band_only":
-        return {"kind": "peril", "band": band}
-    assert c.suit is not None
-    return {"kind": "peril", "suit": c.suit.value, "band": band}
+    if cue.mode == "presence_band":
+        out["band"] = band
+        return out
+    out.update(_set_hint("suit", list(cue.thing.suits), ("D", "C", "S")))
+    if cue.mode == "facet_band":
+        out["band"] = band
+    else:
+        low, high = cue.thing.difficulty
+        bands = ["high"] if c.is_ace else sorted({band_of(v) for v in range(low, high + 1)},
+                                                 key=BANDS.index)
+        out.update(_set_hint("band", bands, BANDS))
+    return out
 
 
-def description_sense(state: PerilsState, sense: str, position: int) -> str:
-    """The sense fragments to use: the round's, or a seeded pick when the sense is free."""
-    if sense in SENSES:
-        return sense
-    return SENSES[_rng(state, state.round, position, 7).below(len(SENSES))]
+def _set_hint(key: str, values: list[str], every: tuple[str, ...]) -> dict[str, str]:
+    if len(values) == 1:
+        return {key: values[0]}
+    if set(values) >= set(every):
+        return {}
+    return {key + "s": " ".join(v for v in every if v in values)}
 
 
-def _parts(theme: Theme, sense: str, hint: dict[str, str]) -> list[tuple[str, ...]]:
-    frag = theme.pathways[sense]
-    kind = hint.get("kind")
-    if kind is None:
-        return [frag["neutral"]]
-    if kind in ("gift", "item"):
-        return [frag[kind]]
-    main = frag[f"peril_{hint['suit']}"] if "suit" in hint else frag["peril"]
-    if "band" in hint:
-        return [main, frag[hint["band"]]]
-    return [main]
+def plan_cues(state: PerilsState, theme: Theme, sense: str) -> tuple[Cue, ...]:
+    """The cue of each current pathway (a pure function of the narration seed and round)."""
+    cast = cast_of(theme, state.narration_seed, state.options.clarity)
+    out = []
+    for i, code in enumerate(state.pathways):
+        rng = stream(state.narration_seed, state.round, i, 0xC0E)
+        s = sense if sense in SENSES else SENSES[rng.below(len(SENSES))]
+        chances = mode_chances(card_kind(code), state.options)
+        out.append(Cue(code, cast[code], _draw(chances, rng), s))
+    return tuple(out)
+
+
+def _draw(chances: dict[str, float], rng: Rng) -> str:
+    x = rng.below(1_000_000) / 1_000_000
+    acc = 0.0
+    modes = [m for m in MODES if chances.get(m, 0.0) > 0.0]
+    for m in modes:
+        acc += chances[m]
+        if x < acc:
+            return m
+    return modes[-1]
+
+
+def hint_for_state(state: PerilsState, theme: Theme, sense: str) -> list[dict[str, str]]:
+    """The structured hint of each current pathway's computer description."""
+    return [conveyed(c, state.options, state.stage) for c in plan_cues(state, theme, sense)]
 
 
 def suggest_descriptions(state: PerilsState, theme: Theme, sense: str) -> tuple[str, ...]:
-    """One description per current pathway, all different from every earlier description."""
-    used = set(state.history)
-    out: list[str] = []
-    for i, code in enumerate(state.pathways):
-        hint = hint_for(code, state.options.hint_fidelity)
-        s = description_sense(state, sense, i)
-        text = _unique(_parts(theme, s, hint), theme.pathways[s]["ambient"], used,
-                       _rng(state, state.round, i))
-        used.add(text)
+    """One description per current pathway; no sentence of it appeared earlier in the game."""
+    used = _Used(state.history)
+    out = []
+    for i, cue in enumerate(plan_cues(state, theme, sense)):
+        rng = stream(state.narration_seed, state.round, i, 0xDE5C)
+        text = describe(theme, cue, rng, used)
+        used.add_text(text)
         out.append(text)
     return tuple(out)
 
 
-def _unique(parts: list[tuple[str, ...]], ambient: tuple[str, ...], used: set[str], rng: Rng
-            ) -> str:
-    lists = [*parts, ambient]
-    for _ in range(8):  # a few random draws first: cheap, and almost always enough
-        text = " ".join(part[rng.below(len(part))] for part in lists)
-        if text not in used:
-            return text
-    combos = list(itertools.product(*lists))
-    rng.shuffle(combos)
-    for combo in combos:
-        text = " ".join(combo)
-        if text not in used:
-            return text
-    # All single-ambient texts are taken: add a second ambient sentence.
-    pairs = [(a, b) for a in ambient for b in ambient if a != b]
-    rng.shuffle(pairs)
-    for combo in combos:
-        for a, b in pairs:
-            text = " ".join((*combo[:-1], a, b))
-            if text not in used:
-                return text
-    base = " ".join(combos[0])
-    extra = " And still it goes on."
-    while base in used:
-        base += extra
-    return base
+class _Used:
+    """The sentences already told this game."""
+
+    def __init__(self, history: list[str]) -> None:
+        self.sentences: set[str] = set()
+        for text in history:
+            self.add_text(text)
+
+    def add_text(self, text: str) -> None:
+        self.sentences.update(split_sentences(text))
+
+    def fresh(self, sentence: str) -> bool:
+        return sentence not in self.sentences
 
 
-def describe_card(code: str, theme: Theme, seed: int = 0) -> str:
-    """A sentence for a flipped card (the Teller's inspiration; PP-R9, PP-R10)."""
-    c = card(code)
-    kind = card_kind(code)
-    rng = Rng(seed ^ hash_code(code))
-    if kind == "big_bad":
-        bad = theme.big_bads[code]
-        return f"{bad.name}: {bad.blurb}"
-    if kind == "item":
-        item = theme.items[code]
-        return f"{item.name}: {item.blurb}"
-    if kind == "gift":
-        return rng.choice(theme.gifts)
-    assert c.suit is not None
-    return rng.choice(theme.perils[c.suit.value][band_of(c.rank)])
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a description (ending in . ! or ? followed by a space or the end)."""
+    out, start = [], 0
+    for i, ch in enumerate(text):
+        if ch in ".!?" and (i + 1 == len(text) or text[i + 1] == " "):
+            out.append(text[start:i + 1].strip())
+            start = i + 1
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return [s for s in out if s]
 
 
-def hash_code(code: str) -> int:
-    """A stable small integer for a card code (Python's str hash is salted per process)."""
-    value = 0
-    for ch in code:
-        value = (value * 131 + ord(ch)) & _MASK
-    return value
+def describe(theme: Theme, cue: Cue, rng: Rng, used: _Used | None = None) -> str:
+    """A description of one cue: setting, cue sentence, and sometimes an ambient sentence."""
+    used = used if used is not None else _Used([])
+    g = theme.grammar[cue.sense]
+    setting = _fresh(lambda: f"{rng.choice(g['place'])}, {rng.choice(g['detail'])}.", used)
+    cue_text = _fresh(lambda: _cue_sentence(theme, cue, rng), used)
+    parts = [setting, cue_text]
+    if rng.below(2):
+        parts.append(_fresh(lambda: rng.choice(g["ambient"]), used,
+                            fallback=lambda: f"{rng.choice(g['place'])}, "
+                                             f"{rng.choice(g['detail'])}."))
+    return " ".join(parts)
+
+
+def _cue_sentence(theme: Theme, cue: Cue, rng: Rng) -> str:
+    g = theme.grammar[cue.sense]
+    c = card(cue.code)
+    mode = cue.mode
+    if mode == "ambient":
+        return rng.choice(g["ambient"])
+    if mode.startswith("facet"):
+        options = cue.thing.cues(cue.sense)
+    elif mode.startswith("presence"):
+        options = g["presence"]
+    else:
+        options = g["promise"]
+    # Of two draws, the one nearer the theme's usual cue length: whatever the kind, cues come
+    # out about as long, so length alone tells nothing (bench: the form reader).
+    first, second = rng.choice(options), rng.choice(options)
+    target = _usual_length(theme, cue.sense)
+    phrase = min((first, second), key=lambda p: abs(len(p) - target))
+    if mode.endswith("_band"):
+        if cue.thing.kind in ("gift", "item"):  # any intensity: it tells nothing of a band
+            band = BANDS[rng.below(len(BANDS))]
+        else:
+            band = "high" if c.is_ace else band_of(c.rank)
+        frame = rng.choice(g[band])
+    else:
+        frame = rng.choice(g["veiled"])
+    sentence = frame.replace("{cue}", phrase)
+    return sentence[0].upper() + sentence[1:]
+
+
+_USUAL: dict[tuple[str, str, str], float] = {}
+
+
+def _usual_length(theme: Theme, sense: str) -> float:
+    """The median length of every cue phrase of a sense in the theme."""
+    key = (theme.source, theme.id, sense)
+    if key not in _USUAL:
+        g = theme.grammar[sense]
+        lengths = sorted(len(p) for p in (*g["presence"], *g["promise"],
+                                          *(c for t in theme.things.values()
+                                            for c in t.cues(sense))))
+        _USUAL[key] = float(lengths[len(lengths) // 2])
+    return _USUAL[key]
+
+
+def _fresh(make: Callable[[], str], used: _Used,
+           fallback: Callable[[], str] | None = None) -> str:
+    """A sentence not told before this game (a few draws, then the fallback's draws)."""
+    sentence = make()
+    for _ in range(24):
+        if used.fresh(sentence):
+            break
+        sentence = make()
+    else:
+        for _ in range(24 if fallback is not None else 0):
+            assert fallback is not None
+            sentence = fallback()
+            if used.fresh(sentence):
+                break
+    used.sentences.add(sentence)
+    return sentence
 
 
 def prize_of(state: PerilsState, theme: Theme) -> str:
     """The prize the players agreed on (PP-R4): a seeded pick among the theme's ideas."""
-    return theme.prizes[_rng(state, 0xA11CE).below(len(theme.prizes))]
+    return theme.prizes[stream(state.narration_seed, 0xA11CE).below(len(theme.prizes))]
 
 
-def narrate_event(event: Event, theme: Theme, seed: int = 0) -> str | None:
-    """One line of text for an event, for the shells; None for events that need no words."""
-    skill = theme.skill_name
-    match event:
-        case ev.ArchetypeChosen(archetype=a):
-            arch = theme.archetype(a)
-            return f"The Hero sets out as the {arch.name if arch else a}."
-        case ev.PathwaysLaid(count=n, sense=s, stage=stage):
-            where = "The last guardians wait" if stage == "showdown" else "The way divides"
-            how = "in any sense" if s == "free" else f"by {s}"
-            return f"{where}: {n} path{'s' if n != 1 else ''} to describe {how}."
-        case ev.CardRevealed(card=code):
-            return describe_card(code, theme, seed)
-        case ev.PerilPassed(card=code):
-            return f"Your {skill(code[-1])} carries you straight past it."
-        case ev.DieRolled(values=vals, total=total, difficulty=d):
-            rolled = " and ".join(str(v) for v in vals)
-            return f"Rolled {rolled}: total {total} against {d}."
-        case ev.PerilSucceeded(suit=suit, level=level):
-            return f"Success! {skill(suit)} rises to {level}."
-        case ev.PerilFailed():
-            return "It goes badly."
-        case ev.HealthLost(health=h):
-            return f"You are hurt: health {h}."
-        case ev.HealthGained(health=h):
-            return f"You feel better: health {h}."
-        case ev.HealWasted():
-            return "You are already at full health; the comfort is pleasant but changes nothing."
-        case ev.ItemGained(card=code):
-            return f"You pick up the {theme.items[code].name}."
-        case ev.ItemsSpent(cards=cards):
-            return f"Used up: {_names(theme, cards)}."
-        case ev.ZeroHealth():
-            return "You collapse, and wake up later with less than you had."
-        case ev.ItemsLost(cards=cards) if cards:
-            return f"Lost: {_names(theme, cards)}."
-        case ev.CardsShuffledBack(cards=cards) if cards:
-            return f"{len(cards)} lost card(s) drift back into the maze."
-        case ev.ShowdownBegan():
-            return "The maze ends. The Big Bads wait."
-        case ev.GameWon(prize=prize):
-            return f"You survive, and claim the prize: {prize}"
-        case ev.GameLost(reason=reason):
-            return f"The adventure ends here ({reason.replace('_', ' ')})."
+def tell(theme: Theme, code: str, sense: str, options: PerilsOptions, seed: int, n: int
+         ) -> list[tuple[str, dict[str, str], Thing]]:
+    """`n` descriptions of one card for one sense (for `pocketgalaxy tell`): each as in a game
+    of its own (its own thing and stream), no sentence twice. (text, hint, thing) triples."""
+    used = _Used([])
+    out = []
+    stage = "showdown" if card(code).is_ace else "main"
+    for k in range(n):
+        nseed = mix(seed, k, 0x7E11)
+        cast = cast_of(theme, nseed, options.clarity)
+        rng = stream(nseed, k, 0xC0E)
+        cue = Cue(code, cast[code], _draw(mode_chances(card_kind(code), options), rng), sense)
+        text = describe(theme, cue, stream(nseed, k, 0xDE5C), used)
+        out.append((text, conveyed(cue, options, stage), cue.thing))
+    return out
+
+
+def read_hint(text: str, theme: Theme, options: PerilsOptions | None = None,
+              stage: str = "main") -> dict[str, str]:
+    """What a reader who knows the playsheet can tell from a description: the things and
+    frames it recognises, read the way `conveyed` tells them ({} when nothing is recognised).
+    For text not written by the computer Teller (a human Teller's words)."""
+    opts = options if options is not None else PerilsOptions()
+    low = text.lower()
+    for sentence in split_sentences(low):
+        for sense in SENSES:
+            g = theme.grammar[sense]
+            frame = _frame_of(sentence, g)
+            if frame is None:
+                continue
+            for thing in sorted(theme.things.values(), key=lambda t: t.id):
+                if any(c.lower() in sentence for c in thing.cues(sense)):
+                    mode = "facet_band" if frame != "veiled" else "facet_veiled"
+                    code = thing.card or _some_card(thing, frame)
+                    return conveyed(Cue(code, thing, mode, sense), opts, stage)
+            if any(p.lower() in sentence for p in g["presence"]):
+                code = "2D" if frame == "veiled" else _BAND_CARD[frame]
+                mode = "presence_veiled" if frame == "veiled" else "presence_band"
+                dummy = next(iter(theme.things.values()))
+                return conveyed(Cue(code, dummy, mode, sense), opts, stage)
+            if any(p.lower() in sentence for p in g["promise"]):
+                dummy = next(t for t in theme.things.values() if t.kind == "item")
+                return conveyed(Cue(dummy.card or "JD", dummy, "promise", sense), opts, stage)
+    return {}
+
+
+_BAND_CARD = {"low": "3D", "mid": "6D", "high": "9D"}
+
+
+def _some_card(thing: Thing, frame: str) -> str:
+    """A card of the thing's suit in the frame's band (for reading its hint back)."""
+    suit = thing.suits[0]
+    lo, hi = thing.difficulty
+    want = {"low": range(2, 5), "mid": range(5, 8), "high": range(8, 11)}.get(frame)
+    for v in range(lo, hi + 1):
+        if want is None or v in want:
+            return f"{v}{suit}"
+    return f"{lo}{suit}"
+
+
+def _frame_of(sentence: str, g: dict[str, tuple[str, ...]]) -> str | None:
+    for key in ("low", "mid", "high", "veiled"):
+        for frame in g[key]:
+            head, _, tail = frame.lower().partition("{cue}")
+            if sentence.startswith(head) and sentence.endswith(tail):
+                return key
     return None
-
-
-def _names(theme: Theme, cards: Iterable[str]) -> str:
-    return ", ".join(theme.items[c].name if c in theme.items else c for c in cards)

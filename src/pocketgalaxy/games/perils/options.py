@@ -13,6 +13,8 @@ from pocketgalaxy.core.errors import OptionsError
 from pocketgalaxy.core.options import option
 
 HINT_FIDELITIES = ("suit+band", "band_only", "kind_only", "none")
+CLARITIES = ("plain", "fair", "subtle", "cryptic")
+DISGUISES = ("never", "sometimes", "often")
 TELLER_POLICIES = ("rubric", "approve_all", "human")
 SHUFFLE_BACK_RULES = ("random_half_up", "teller_chooses", "items_only", "all", "none")
 LOST_LEVELS_CHOOSERS = ("hero", "teller", "random", "most_recent")
@@ -114,6 +116,14 @@ class PerilsOptions:
     hint_fidelity: str = option(
         "suit+band", "what the computer Teller's descriptions reveal", choices=HINT_FIDELITIES,
         rule="PP-H1",
+    )
+    clarity: str = option(
+        "fair", "how much a computer description conveys: plain, fair, subtle or cryptic",
+        choices=CLARITIES, rule="PP-H2",
+    )
+    disguise: str = option(
+        "sometimes", "how often a gift is described as a possible peril, an item as a lure",
+        choices=DISGUISES, rule="PP-H3",
     )
     theme: str = option(
         "cosmic", "playsheet theme id (cosmic, dungeon) or a path to a theme TOML file",

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pocketgalaxy.games.perils.content import Theme, band_of
+from pocketgalaxy.games.perils.content import Theme
 from pocketgalaxy.games.perils.plan_words import (
     STOPWORDS,
     Token,
@@ -61,7 +61,7 @@ class Target(Protocol):
 
 @dataclass(frozen=True)
 class StandInThing:
-    """A thing built from the theme's peril or Big Bad text (see `stand_in_thing`)."""
+    """A bare target (a name and the words that deal with it) when the theme has no thing."""
 
     name: str
     plan_words: tuple[str, ...]
@@ -124,34 +124,11 @@ def explanation_json(verdict: Judgement) -> dict[str, Any]:
             "advantage": verdict.needs.to_json() if verdict.needs else None}
 
 
-def stand_in_thing(theme: Theme, code: str) -> StandInThing:
-    """A thing for a card from the theme's text: a Big Bad's name and blurb, or the peril ideas
-    of the card's suit and band (the first names it; all give words)."""
-    if code.startswith("A") and code in theme.big_bads:
-        bad = theme.big_bads[code]
-        name = bad.name[4:] if bad.name.lower().startswith("the ") else bad.name
-        return StandInThing(name, _content(f"{bad.name} {bad.blurb}"))
-    suit, rank = code[-1], code[:-1]
-    texts = theme.perils.get(suit, {}).get(band_of(int(rank)) if rank.isdigit() else "", ())
-    if not texts:
-        return StandInThing("danger", ())
-    return StandInThing(_thing_name(texts[0]), _content(" ".join(texts)))
-
-
-_NAME_ENDS = frozenset("that which who with across on in over between through under outside "
-                       "along to the of from at".split())
-
-
-def _thing_name(text: str) -> str:
-    words = text.rstrip(".").split()
-    if words and words[0].lower() in ("a", "an", "the"):
-        words = words[1:]
-    out: list[str] = []
-    for w in words:
-        if out and w.lower() in _NAME_ENDS:
-            break
-        out.append(w.strip(",;:"))
-    return " ".join(out[:4]) or text
+def stand_in_thing(theme: Theme, code: str) -> Target:
+    """A thing of the theme that fits card `code` (the first by id), for tests and tools where
+    no game has chosen one; a game's own choice is `content.thing_for(state, code)`."""
+    fitting = sorted((t for t in theme.things.values() if t.fits(code)), key=lambda t: t.id)
+    return fitting[0] if fitting else StandInThing("danger", ())
 
 
 def _content(text: str) -> tuple[str, ...]:

@@ -9,14 +9,12 @@ choice, dealing the next round) happens inside `_do` and is reported by events.
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from pocketgalaxy.core.cards import DECK_54, card, parse_card
+from pocketgalaxy.core.cards import DECK_54, card
 from pocketgalaxy.core.errors import (
-    CardCodeError,
     IllegalActionError,
     MalformedActionError,
     OptionsError,
@@ -25,6 +23,7 @@ from pocketgalaxy.core.game import Action, Event, GameRules, Outcome
 from pocketgalaxy.core.options import options_to_json
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils import events as ev
+from pocketgalaxy.games.perils import story
 from pocketgalaxy.games.perils.actions import (
     ACTION_PHASES,
     ACTION_TYPES,
@@ -41,24 +40,23 @@ from pocketgalaxy.games.perils.actions import (
     MakePlan,
     Roll,
 )
-from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme
+from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme, thing_for
 from pocketgalaxy.games.perils.narration import (
     card_kind,
-    hint_for,
+    hint_for_state,
     narration_seed_for,
     prize_of,
     suggest_descriptions,
 )
 from pocketgalaxy.games.perils.options import PerilsOptions
+from pocketgalaxy.games.perils.penalty import ZeroHealthPenalty, validate_pinned
 from pocketgalaxy.games.perils.rubric import (
     Judgement,
     PlanJudge,
-    StandInThing,
     Target,
     approve_all,
     explanation_json,
     overruled,
-    stand_in_thing,
 )
 from pocketgalaxy.games.perils.state import PerilsState
 from pocketgalaxy.games.perils.views import PerilsView, build_view
@@ -76,11 +74,10 @@ _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _PLAN_LISTS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
 _MEMO_LIMIT = 20_000
 _RANK = {code: card(code).rank for code in DECK_54}
-_TARGETS: dict[tuple[str, str, str], StandInThing] = {}
 _PRIZES: dict[tuple[Any, ...], str] = {}
 
 
-class PerilsRules(GameRules[PerilsState, PerilsOptions]):
+class PerilsRules(ZeroHealthPenalty, GameRules[PerilsState, PerilsOptions]):
     """Perils & Pathways for exactly two seats: 0 the Hero, 1 the Teller."""
 
     name: ClassVar[str] = "perils"
@@ -117,7 +114,7 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
                 f"option archetype={opts.archetype!r} is not an archetype of theme {theme.id}",
                 allowed=[a.id for a in theme.archetypes],
             )
-        pin = _validate_pinned(pinned)
+        pin = validate_pinned(pinned)
         state = PerilsState(
             options=opts,
             seed=seed,
@@ -230,7 +227,8 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         # Every earlier description is in the key: a text is new only against all of them, and
         # a shorter key would let another game of this process decide this one's words.
         key = (state.narration_seed, state.round, tuple(state.pathways), tuple(state.history),
-               state.options.hint_fidelity, theme.source, theme.id, sense)
+               state.options.hint_fidelity, state.options.clarity, state.options.disguise,
+               theme.source, theme.id, sense)
         cached = _SUGGESTIONS.get(key)
         if cached is None:
             if len(_SUGGESTIONS) > 512:
@@ -380,32 +378,6 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
             raise self._refuse(state, seat, action, "advantage_disabled", "PP-A7",
                                "advantage_threshold is None: advantage is never granted")
 
-    def lose_quota(self, state: PerilsState) -> dict[str, int]:
-        """How many gained levels to lose per suit ("per_skill") or in all ("total": key "*")."""
-        opts = state.options
-        rnd = math.ceil if opts.half_rounding == "up" else math.floor
-        if opts.half_scope == "per_skill":
-            return {s: int(rnd(len(state.tucked[s]) / 2)) for s in SKILL_SUITS}
-        gained = sum(len(state.tucked[s]) for s in SKILL_SUITS)
-        return {"*": int(rnd(gained / 2))}
-
-    def _check_lost_levels(self, state: PerilsState, seat: int, action: ChooseLostLevels
-                           ) -> None:
-        cards = action.cards
-        gained = [c for s in SKILL_SUITS for c in state.tucked[s]]
-        if len(set(cards)) != len(cards) or any(c not in gained for c in cards):
-            raise self._refuse(state, seat, action, "not_a_gained_level", "PP-A9",
-                               f"choose among the tucked skill cards {gained}")
-        if len(cards) != state.levels_to_lose:
-            raise self._refuse(state, seat, action, "wrong_count", "PP-A9",
-                               f"lose exactly {state.levels_to_lose} gained level(s)")
-        quota = self.lose_quota(state)
-        if "*" not in quota:
-            for s in SKILL_SUITS:
-                if sum(1 for c in cards if _suit(c) == s) != quota[s]:
-                    raise self._refuse(state, seat, action, "wrong_split", "PP-A9",
-                                       f"half_scope=per_skill: lose {quota} per suit")
-
     # -- legal actions ---------------------------------------------------------------
     def legal_actions(self, state: PerilsState, seat: int) -> list[Action]:
         """Every choice `check` accepts, listed canonically where text or subsets are free:
@@ -463,32 +435,6 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
                 _PLAN_LISTS.clear()
             plans = _PLAN_LISTS[key] = tuple(out)
         return plans
-
-    def _lost_level_choices(self, state: PerilsState) -> list[tuple[str, ...]]:
-        quota = self.lose_quota(state)
-        if "*" in quota:
-            gained = [c for s in SKILL_SUITS for c in state.tucked[s]]
-            n = quota["*"]
-            if math.comb(len(gained), n) <= _MAX_LISTED_CHOICES:
-                return list(itertools.combinations(gained, n))
-            # Canonical: every split of n over the suits, most recent cards first in each suit.
-            out = []
-            sizes = [len(state.tucked[s]) for s in SKILL_SUITS]
-            for a in range(min(n, sizes[0]) + 1):
-                for b in range(min(n - a, sizes[1]) + 1):
-                    c = n - a - b
-                    if c <= sizes[2]:
-                        split = (a, b, c)
-                        out.append(tuple(
-                            x for s, k in zip(SKILL_SUITS, split, strict=True)
-                            for x in state.tucked[s][len(state.tucked[s]) - k:]
-                        ))
-            return out
-        per_suit = [list(itertools.combinations(state.tucked[s], quota[s])) for s in SKILL_SUITS]
-        total = math.prod(len(p) for p in per_suit)
-        if total > _MAX_LISTED_CHOICES:
-            per_suit = [[p[-1]] for p in per_suit]
-        return [tuple(x for part in combo for x in part) for combo in itertools.product(*per_suit)]
 
     # -- doing ------------------------------------------------------------------------
     def _do(self, state: PerilsState, seat: int, action: Action) -> list[Event]:
@@ -573,8 +519,12 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
             events.append(ev.UnchosenRevealed(cards=tuple(others)))
         state.current = code
         kind = card_kind(code)
-        events.append(ev.CardRevealed(card=code, kind=kind, difficulty=self.difficulty(code)
-                                      if kind in ("peril", "big_bad") else 0))
+        d = self.difficulty(code) if kind in ("peril", "big_bad") else 0
+        thing = thing_for(state, code)
+        text = story.reveal_story(self.theme(state.options), thing, code, kind, d,
+                                  state.narration_seed)
+        events.append(ev.CardRevealed(card=code, kind=kind, difficulty=d, thing=thing.id,
+                                      story=text))
         self._resolve(state, events)
 
     def _resolve(self, state: PerilsState, events: list[Event]) -> None:
@@ -585,17 +535,25 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         if kind == "gift":
             state.current = None
             state.spent.append(code)
+            thing = thing_for(state, code)
             if state.health < state.options.max_health:
                 state.health += 1
-                events.append(ev.HealthGained(amount=1, health=state.health, card=code))
+                text = story.gift_story(thing, code, state.narration_seed, healed=True,
+                                        health=state.health)
+                events.append(ev.HealthGained(amount=1, health=state.health, card=code,
+                                              story=text))
             else:
-                events.append(ev.HealWasted(card=code, health=state.health))
+                text = story.gift_story(thing, code, state.narration_seed, healed=False,
+                                        health=state.health)
+                events.append(ev.HealWasted(card=code, health=state.health, story=text))
             self._next(state, events)
             return
         if kind == "item":
             state.current = None
             state.inventory.append(code)
-            events.append(ev.ItemGained(card=code))
+            text = story.item_story(self.theme(state.options), thing_for(state, code), code,
+                                    state.narration_seed)
+            events.append(ev.ItemGained(card=code, story=text))
             self._next(state, events)
             return
         d = self.difficulty(code)
@@ -604,7 +562,10 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         if passes:
             state.current = None
             state.spent.append(code)
-            events.append(ev.PerilPassed(card=code, level=level, difficulty=d))
+            text = story.passed_story(self.theme(state.options), thing_for(state, code), code,
+                                      state.narration_seed, skill=_suit(code), level=level,
+                                      difficulty=d)
+            events.append(ev.PerilPassed(card=code, level=level, difficulty=d, story=text))
             if kind == "big_bad":
                 state.defeated.append(code)
                 events.append(ev.BigBadFaced(card=code, result="passed",
@@ -658,17 +619,11 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         return self._judge(state)
 
     def _target_for(self, state: PerilsState) -> Target | None:
-        """The thing the Hero faces. A stand-in built from the theme's peril or Big Bad text;
-        the lead wires this to `thing_for(state, code)` when the themes' things arrive."""
+        """The thing the Hero faces: the one this game's Teller chose for the current card."""
         code = state.current
         if code is None:
             return None
-        theme = self.theme(state.options)
-        key = (theme.source, theme.id, code)
-        got = _TARGETS.get(key)
-        if got is None:
-            got = _TARGETS[key] = stand_in_thing(theme, code)
-        return got
+        return thing_for(state, code)
 
     def _judged(self, state: PerilsState, verdict: Judgement, by: str, events: list[Event]
                 ) -> None:
@@ -703,6 +658,12 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
             total += self.levels(state)[suit]
         events.append(ev.DieRolled(values=tuple(values), advantage=state.advantage, bonus=bonus,
                                    total=total, difficulty=d))
+        spent = tuple(state.approve_items)
+        numbers = story.roll_words(tuple(values), bonus, total, d,
+                                   opts.success_comparison == ">",
+                                   self.levels(state)[suit] if opts.skill_adds_to_roll else 0)
+        theme = self.theme(opts)
+        thing = thing_for(state, code)
         if state.approve_items:
             for c in state.approve_items:
                 state.inventory.remove(c)
@@ -716,8 +677,10 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         if success:
             state.tucked[suit].append(code)
             state.tuck_order.append(code)
-            events.append(ev.PerilSucceeded(card=code, suit=suit,
-                                            level=self.levels(state)[suit]))
+            level = self.levels(state)[suit]
+            text = story.success_story(theme, thing, code, state.narration_seed, skill=suit,
+                                       level=level, spent=spent, numbers=numbers)
+            events.append(ev.PerilSucceeded(card=code, suit=suit, level=level, story=text))
             if big_bad:
                 state.defeated.append(code)
                 events.append(ev.BigBadFaced(card=code, result="defeated",
@@ -725,7 +688,9 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         else:
             state.damage.append(code)
             state.health -= 1
-            events.append(ev.PerilFailed(card=code))
+            text = story.failure_story(theme, thing, code, state.narration_seed,
+                                       health=state.health, spent=spent, numbers=numbers)
+            events.append(ev.PerilFailed(card=code, story=text))
             events.append(ev.HealthLost(amount=1, health=state.health))
             if big_bad:
                 state.failed.append(code)
@@ -741,85 +706,6 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
                 return
             self._start_penalty(state, events)
             return
-        self._next(state, events)
-
-    # -- zero health (PP-R18, PP-A9, PP-A10, PP-A15) ------------------------------------
-    def _start_penalty(self, state: PerilsState, events: list[Event]) -> None:
-        lost_items = list(state.inventory)
-        state.inventory = []
-        state.limbo.extend(lost_items)
-        events.append(ev.ItemsLost(cards=tuple(lost_items)))
-        quota = self.lose_quota(state)
-        n = sum(quota.values())
-        state.levels_to_lose = n
-        chooser = state.options.lost_levels_chooser
-        if self._lost_levels_forced(state, quota):
-            self._lose_levels(state, list(self._lost_level_choices(state)[0]), events)
-        elif chooser in ("hero", "teller"):
-            state.phase = "lose_levels"
-        elif chooser == "random":
-            picked: list[str] = []
-            for s in SKILL_SUITS if "*" not in quota else ("*",):
-                pool = ([c for t in SKILL_SUITS for c in state.tucked[t]] if s == "*"
-                        else list(state.tucked[s]))
-                picked.extend(state.rng.sample(pool, quota[s]))
-            self._lose_levels(state, picked, events)
-        else:  # most_recent
-            if "*" in quota:
-                picked = state.tuck_order[len(state.tuck_order) - n:]
-            else:
-                picked = [c for s in SKILL_SUITS
-                          for c in state.tucked[s][len(state.tucked[s]) - quota[s]:]]
-            self._lose_levels(state, picked, events)
-
-    def _lost_levels_forced(self, state: PerilsState, quota: dict[str, int]) -> bool:
-        """True when only one set of cards can be lost (none, or every gained card)."""
-        if "*" in quota:
-            gained = sum(len(state.tucked[s]) for s in SKILL_SUITS)
-            return quota["*"] in (0, gained)
-        return all(quota[s] in (0, len(state.tucked[s])) for s in SKILL_SUITS)
-
-    def _lose_levels(self, state: PerilsState, cards: list[str], events: list[Event]) -> None:
-        for c in cards:
-            state.tucked[_suit(c)].remove(c)
-            state.tuck_order.remove(c)
-        state.limbo.extend(cards)
-        state.levels_to_lose = 0
-        events.append(ev.LevelsLost(cards=tuple(cards)))
-        opts = state.options
-        lost = list(state.limbo)
-        if state.stage == "showdown":
-            back: list[str] = []
-        elif opts.shuffle_back_rule == "random_half_up":
-            back = state.rng.sample(lost, math.ceil(len(lost) / 2))
-        elif opts.shuffle_back_rule == "items_only":
-            back = [c for c in lost if not card(c).is_number]
-        elif opts.shuffle_back_rule == "all":
-            back = lost
-        elif opts.shuffle_back_rule == "teller_chooses" and lost:
-            state.phase = "shuffle_back"
-            return
-        else:
-            back = []
-        self._finish_penalty(state, back, events)
-
-    def _finish_penalty(self, state: PerilsState, back: list[str], events: list[Event]) -> None:
-        back = sorted(back, key=DECK_54.index)
-        for c in back:
-            state.limbo.remove(c)
-            state.draw.insert(state.rng.below(len(state.draw) + 1), c)
-        events.append(ev.CardsShuffledBack(cards=tuple(back), draw_count=len(state.draw)))
-        if state.limbo:
-            events.append(ev.CardsDiscarded(cards=tuple(state.limbo), reason="zero_health"))
-            state.discarded.extend(state.limbo)
-            state.limbo = []
-        if state.damage:
-            events.append(ev.CardsDiscarded(cards=tuple(state.damage), reason="damage"))
-            state.discarded.extend(state.damage)
-            state.damage = []
-        opts = state.options
-        state.health = opts.reset_health if opts.reset_health is not None else state.start_health
-        events.append(ev.HealthReset(health=state.health))
         self._next(state, events)
 
     # -- flow ---------------------------------------------------------------------------
@@ -855,11 +741,11 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
         to_act = self.to_act(state)
         legal = self.legal_actions(state, seat) if seat is not None and seat == to_act else []
         out = self.outcome(state)
-        hints: list[dict[str, str] | None] = [
-            hint_for(c, state.options.hint_fidelity)
-            if i < len(state.suggested) and state.suggested[i] else None
-            for i, c in enumerate(state.pathways)
-        ]
+        hints: list[dict[str, str] | None] = [None] * len(state.pathways)
+        if any(state.suggested):
+            told = hint_for_state(state, theme, self.sense(state))
+            hints = [told[i] if i < len(state.suggested) and state.suggested[i] else None
+                     for i in range(len(state.pathways))]
         suggestions = None
         if seat == TELLER and state.phase == "describe":
             suggestions = self.suggestions(state)
@@ -879,6 +765,7 @@ class PerilsRules(GameRules[PerilsState, PerilsOptions]):
             prize=_prize(state, theme),
             max_health=max(state.options.max_health, state.start_health),
             options=_options_json(state.options),
+            current_thing=thing_for(state, current).id if current else None,
         )
 
 
@@ -927,40 +814,3 @@ def _options_json(options: PerilsOptions) -> dict[str, Any]:
 def _suit(code: str) -> str:
     """The suit letter of a canonical code ("*" for a joker)."""
     return "*" if code.startswith("JK") else code[-1]
-
-
-def _validate_pinned(pinned: Any) -> dict[str, list[Any]]:
-    """Check a pinned deal: {"draw": [...], "big_bads": [...], "rolls": [...]} (all optional)."""
-    if pinned is None:
-        return {}
-    if not isinstance(pinned, dict):
-        raise OptionsError("pinned must be an object with draw, big_bads and rolls",
-                           allowed=["draw", "big_bads", "rolls"])
-    unknown = sorted(set(pinned) - {"draw", "big_bads", "rolls"})
-    if unknown:
-        raise OptionsError(f"unknown pinned key(s) {unknown}", allowed=["draw", "big_bads",
-                                                                        "rolls"])
-    out: dict[str, list[Any]] = {}
-    try:
-        draw = [parse_card(c).code for c in pinned.get("draw") or []]
-        bigs = [parse_card(c).code for c in pinned.get("big_bads") or []]
-    except CardCodeError as exc:
-        raise OptionsError(f"pinned: {exc.message}") from exc
-    if len(set(draw)) != len(draw) or any(card(c).is_ace for c in draw):
-        raise OptionsError("pinned draw must be different non-ace cards (aces are the Big Bads "
-                           "and the Prize, PP-R5)")
-    if bigs and sorted(bigs) != sorted(ACES):
-        raise OptionsError("pinned big_bads must be AD, AC and AS in some order (PP-R5)",
-                           allowed=list(ACES))
-    rolls = pinned.get("rolls") or []
-    if not isinstance(rolls, list) or any(
-        isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 6 for r in rolls
-    ):
-        raise OptionsError("pinned rolls must be a list of die results 1..6")
-    if draw:
-        out["draw"] = draw
-    if bigs:
-        out["big_bads"] = bigs
-    if rolls:
-        out["rolls"] = list(rolls)
-    return out

@@ -4,6 +4,8 @@ Seat 0 (Hero) and watchers (None) never see a face-down card: not the draw pile 
 current pathways, not the unchosen pathways (unless reveal_unchosen), not the Big Bads before
 they are flipped, not the rng. The Teller (seat 1) also sees the faces of the pathways in front
 of the Hero, the unchosen cards, and the computer's suggested descriptions (`suggestions`).
+`current_thing` is the id of the theme's thing the revealed current card stands for (public
+once the card is face up; None before).
 """
 
 from __future__ import annotations
@@ -120,6 +122,7 @@ class PerilsView:
     outcome: dict[str, Any] | None
     suggestions: tuple[str, ...] | None
     options: dict[str, Any]
+    current_thing: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -143,6 +146,7 @@ class PerilsView:
             "pathways": [p.to_json() for p in self.pathways],
             "current": self.current,
             "current_kind": self.current_kind,
+            "current_thing": self.current_thing,
             "difficulty": self.difficulty,
             "plan": self.plan.to_json() if self.plan else None,
             "big_bads_remaining": self.big_bads_remaining,
@@ -193,6 +197,7 @@ def build_view(
     plan_reasons: dict[str, Any] | None = None,
     max_health: int,
     options: dict[str, Any],
+    current_thing: str | None = None,
 ) -> PerilsView:
     """The one place a view is assembled; the rules pass in what they computed."""
     teller = seat == 1
@@ -260,4 +265,5 @@ def build_view(
         outcome=outcome,
         suggestions=suggestions if teller else None,
         options=dict(options),
+        current_thing=current_thing,
     )

@@ -22,6 +22,12 @@ const SENSE_WORDS = {
   sound: "Sound: describe only what can be heard",
   smell: "Smell: describe only what can be smelt",
 };
+// What the Hero and watchers read about the round's sense (the instruction above is the Teller's).
+const TOLD_WORDS = {
+  sight: "Sight: the pathways are told by what can be seen",
+  sound: "Sound: the pathways are told by what can be heard",
+  smell: "Smell: the pathways are told by what can be smelt",
+};
 const PHASE_WORDS = {
   archetype: "The Hero chooses an archetype",
   describe: "The Teller describes the pathways",
@@ -143,7 +149,8 @@ export function createTable(root, ctx) {
     else if (legal().length) turn = `Your move: ${PHASE_WORDS[v.phase]?.toLowerCase() || v.phase}.`;
     else turn = `${PHASE_WORDS[v.phase] || v.phase}${v.to_act === null || v.to_act === undefined ? "" : ` (${ctx.seatName(v.to_act)})`}.`;
     status.textContent = `${stage}. ${turn}`;
-    replace(senseLine, v.sense ? el("span", { class: "sense", text: SENSE_WORDS[v.sense] || v.sense }) : null,
+    const senseWords = v.role === "teller" ? SENSE_WORDS : TOLD_WORDS;
+    replace(senseLine, v.sense ? el("span", { class: "sense", text: senseWords[v.sense] || v.sense }) : null,
       " ", el("span", { class: "muted small", text: `${v.theme_title || ""}${v.role ? `; you are ${v.role === "watcher" ? "watching" : `the ${v.role}`}` : ""}` }));
     renderCurrent(v);
     renderPathways(v);
@@ -158,14 +165,27 @@ export function createTable(root, ctx) {
       replace(current);
       return;
     }
-    const kind = { peril: "a peril", gift: "a healing gift", item: "a useful item", big_bad: "a Big Bad" }[v.current_kind] || v.current_kind;
-    const bits = [`It is ${cardLabel(v.current)}: ${kind}`];
-    if (v.difficulty) bits.push(`, difficulty ${v.difficulty}`);
-    if (v.current_kind === "peril" || v.current_kind === "big_bad") {
-      const suit = v.current.slice(-1);
-      bits.push(`, testing ${skillName(suit)}`);
+    // The computer Teller's words travel in the CardRevealed event: the same on every shell.
+    const story = revealedStory(v.current);
+    let text = story;
+    if (!text) {
+      const kind = { peril: "a peril", gift: "a healing gift", item: "a useful item", big_bad: "a Big Bad" }[v.current_kind] || v.current_kind;
+      const bits = [`It is ${cardLabel(v.current)}: ${kind}`];
+      if (v.difficulty) bits.push(`, difficulty ${v.difficulty}`);
+      if (v.current_kind === "peril" || v.current_kind === "big_bad") bits.push(`, testing ${skillName(v.current.slice(-1))}`);
+      text = `${bits.join("")}.`;
     }
-    replace(current, playingCard(v.current), el("p", { text: `${bits.join("")}.` }), renderPlan(v));
+    replace(current, playingCard(v.current), el("p", { class: "story", text }), renderPlan(v));
+  }
+
+  function revealedStory(code) {
+    const keys = [...state.events.keys()].sort((a, b) => b - a);
+    for (const k of keys) {
+      for (const e of state.events.get(k)) {
+        if (e.type === "CardRevealed" && e.card === code && e.story) return e.story;
+      }
+    }
+    return "";
   }
 
   function renderPlan(v) {
@@ -422,6 +442,7 @@ export function createTable(root, ctx) {
   // -- the log in words -----------------------------------------------------------------------------
   function words(e) {
     const L = cardLabel;
+    if (e.story) return e.story; // the computer Teller's words for this moment (story.py)
     switch (e.type) {
       case "ArchetypeChosen": return `The Hero became the ${archetypeInfo(e.archetype)?.name || e.archetype} (${e.cards.map(L).join(" ")}), with ${e.health} health.`;
       case "PathwaysDealt": return `You looked at the next ${e.cards.length} cards: ${e.cards.map(L).join(", ")}.`;

@@ -3,7 +3,9 @@ penalty and the showdown, as numbered in docs/rules/perils.md (PP-R1..R22, optio
 
 Seat 0 is the Hero, seat 1 the Teller. Players act only where a decision exists; everything
 else (healing, item gain, automatic passes, resolution after the roll, a penalty that needs no
-choice, dealing the next round) happens inside `_do` and is reported by events.
+choice, dealing the next round) happens inside `_do` and is reported by events. Two jobs live in
+mixins beside this file: the zero-health penalty (`penalty.py`) and plans with their judgement
+(`planning.py`).
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from pocketgalaxy.games.perils.actions import (
     ACTION_TYPES,
     HERO,
     MAX_DESCRIPTION,
-    MAX_PLAN,
     TELLER,
     ChooseArchetype,
     ChooseLostLevels,
@@ -50,13 +51,11 @@ from pocketgalaxy.games.perils.narration import (
 )
 from pocketgalaxy.games.perils.options import PerilsOptions
 from pocketgalaxy.games.perils.penalty import ZeroHealthPenalty, validate_pinned
+from pocketgalaxy.games.perils.planning import PlanJudging
+from pocketgalaxy.games.perils.planning import suit_of as _suit
 from pocketgalaxy.games.perils.rubric import (
     Judgement,
     PlanJudge,
-    Target,
-    approve_all,
-    explanation_json,
-    overruled,
 )
 from pocketgalaxy.games.perils.state import PerilsState
 from pocketgalaxy.games.perils.views import PerilsView, build_view
@@ -68,16 +67,11 @@ _PHASE_SEAT = {"archetype": HERO, "describe": TELLER, "choose": HERO, "plan": HE
                "judge": TELLER, "roll": HERO, "shuffle_back": TELLER}
 _MAX_LISTED_CHOICES = 64
 _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
-# Speed (bench/bench_perils_planner.py): plan lists are pure functions of small keys and
-# repeat constantly in simulations, so they are memoised (bounded; values immutable). The plan
-# judge memoises its own verdicts.
-_PLAN_LISTS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
-_MEMO_LIMIT = 20_000
 _RANK = {code: card(code).rank for code in DECK_54}
 _PRIZES: dict[tuple[Any, ...], str] = {}
 
 
-class PerilsRules(ZeroHealthPenalty, GameRules[PerilsState, PerilsOptions]):
+class PerilsRules(ZeroHealthPenalty, PlanJudging, GameRules[PerilsState, PerilsOptions]):
     """Perils & Pathways for exactly two seats: 0 the Hero, 1 the Teller."""
 
     name: ClassVar[str] = "perils"
@@ -209,16 +203,6 @@ class PerilsRules(ZeroHealthPenalty, GameRules[PerilsState, PerilsOptions]):
         c = card(code)
         return BIG_BAD_DIFFICULTY if c.is_ace else c.rank
 
-    def bonus(self, state: PerilsState) -> int:
-        """Approved bonuses: the channel (+1, or its level) and +1 per approved item (PP-R13)."""
-        total = len(state.approve_items)
-        if state.approve_channel and state.plan_channel is not None:
-            if state.options.channel_bonus == "level":
-                total += self.levels(state)[state.plan_channel]
-            else:
-                total += 1
-        return total
-
     def suggestions(self, state: PerilsState) -> tuple[str, ...]:
         """The computer Teller's descriptions for the current pathways (memoised: a pure
         function of the narration seed, the round, the cards and the earlier descriptions)."""
@@ -324,60 +308,6 @@ class PerilsRules(ZeroHealthPenalty, GameRules[PerilsState, PerilsOptions]):
                 raise self._refuse(state, seat, action, "bad_description", "PP-R8",
                                    f"description {i} must be 1..{MAX_DESCRIPTION} characters")
 
-    def allowed_channels(self, state: PerilsState) -> tuple[str, ...]:
-        """Suits that may be channelled against the current peril (PP-A6)."""
-        if state.current is None:
-            return ()
-        suits = SKILL_SUITS + (("H",) if state.options.heart_is_skill else ())
-        return tuple(s for s in suits if s != _suit(state.current))
-
-    def usable_items(self, state: PerilsState, channel: str | None) -> list[str]:
-        """Inventory items that may be committed with this channel (PP-A8)."""
-        if not state.options.item_suit_restriction or state.current is None:
-            return list(state.inventory)
-        ok = {_suit(state.current), channel}
-        return [c for c in state.inventory if card(c).is_joker or _suit(c) in ok]
-
-    def _check_plan(self, state: PerilsState, seat: int, action: MakePlan) -> None:
-        assert state.current is not None
-        peril_suit = _suit(state.current)
-        if action.channel is not None:
-            if action.channel == peril_suit:
-                raise self._refuse(state, seat, action, "channel_same_suit", "PP-A6",
-                                   f"channel a skill other than the tested one ({peril_suit}); "
-                                   f"allowed {list(self.allowed_channels(state))}")
-            if action.channel not in self.allowed_channels(state):
-                raise self._refuse(state, seat, action, "channel_not_allowed", "PP-A6",
-                                   f"allowed {list(self.allowed_channels(state))} or none")
-        if len(set(action.items)) != len(action.items):
-            raise self._refuse(state, seat, action, "duplicate_item", "PP-R13",
-                               "each item can be committed once")
-        for code in action.items:
-            if code not in state.inventory:
-                raise self._refuse(state, seat, action, "item_not_held", "PP-R13",
-                                   f"{code!r} is not in the inventory {state.inventory}")
-        usable = self.usable_items(state, action.channel)
-        for code in action.items:
-            if code not in usable:
-                raise self._refuse(state, seat, action, "item_wrong_suit", "PP-A8",
-                                   f"with item_suit_restriction {code} needs the peril's or "
-                                   f"the channelled suit; usable {usable}")
-        if not isinstance(action.plan, str) or len(action.plan) > MAX_PLAN:
-            raise self._refuse(state, seat, action, "plan_too_long", "PP-R13",
-                               f"a plan is at most {MAX_PLAN} characters")
-
-    def _check_judge(self, state: PerilsState, seat: int, action: JudgePlan) -> None:
-        if action.approve_channel and state.plan_channel is None:
-            raise self._refuse(state, seat, action, "nothing_to_approve", "PP-R13",
-                               "the plan channels no skill")
-        items = action.approve_items
-        if len(set(items)) != len(items) or any(c not in state.plan_items for c in items):
-            raise self._refuse(state, seat, action, "item_not_in_plan", "PP-R13",
-                               f"approve items among the committed {state.plan_items}")
-        if action.advantage and state.options.advantage_threshold is None:
-            raise self._refuse(state, seat, action, "advantage_disabled", "PP-A7",
-                               "advantage_threshold is None: advantage is never granted")
-
     # -- legal actions ---------------------------------------------------------------
     def legal_actions(self, state: PerilsState, seat: int) -> list[Action]:
         """Every choice `check` accepts, listed canonically where text or subsets are free:
@@ -417,24 +347,6 @@ class PerilsRules(ZeroHealthPenalty, GameRules[PerilsState, PerilsOptions]):
                 subsets = [tuple(lost[:k]) for k in range(len(lost) + 1)]
             return [ChooseShuffleBack(s) for s in subsets]
         return []
-
-    def _plan_list(self, state: PerilsState) -> tuple[Action, ...]:
-        """MakePlan per channel x item prefix (memoised on what it depends on)."""
-        opts = state.options
-        assert state.current is not None
-        key = (_suit(state.current), tuple(state.inventory), opts.item_suit_restriction,
-               opts.heart_is_skill)
-        plans = _PLAN_LISTS.get(key)
-        if plans is None:
-            out: list[Action] = []
-            for channel in (None, *self.allowed_channels(state)):
-                usable = self.usable_items(state, channel)
-                for k in range(len(usable) + 1):
-                    out.append(MakePlan(channel, tuple(usable[:k]), ""))
-            if len(_PLAN_LISTS) > _MEMO_LIMIT:
-                _PLAN_LISTS.clear()
-            plans = _PLAN_LISTS[key] = tuple(out)
-        return plans
 
     # -- doing ------------------------------------------------------------------------
     def _do(self, state: PerilsState, seat: int, action: Action) -> list[Event]:
@@ -586,61 +498,6 @@ class PerilsRules(ZeroHealthPenalty, GameRules[PerilsState, PerilsOptions]):
     def _bads_left(self, state: PerilsState) -> int:
         return len(state.big_bads) + len(state.pathways)
 
-    def _plan(self, state: PerilsState, action: MakePlan, events: list[Event]) -> None:
-        state.plan_made = True
-        state.plan_channel = action.channel
-        state.plan_items = list(action.items)
-        state.plan_text = action.plan
-        events.append(ev.PlanMade(channel=action.channel, items=tuple(action.items),
-                                  plan=action.plan))
-        opts = state.options
-        if opts.teller_policy == "human":
-            state.phase = "judge"
-            return
-        if opts.teller_policy == "approve_all":
-            verdict = approve_all(action.channel, tuple(action.items), opts.advantage_threshold,
-                                  self.theme(opts))
-        else:
-            verdict = self._judge(state)
-        self._judged(state, verdict, opts.teller_policy, events)
-
-    def _judge(self, state: PerilsState) -> Judgement:
-        """The rubric's verdict on the plan in play, with its reasons (the judge memoises)."""
-        opts = state.options
-        return self.judge.judge(state.plan_text, state.plan_channel, tuple(state.plan_items),
-                                self.theme(opts), opts.advantage_threshold,
-                                self._target_for(state))
-
-    def advice(self, state: PerilsState) -> Judgement | None:
-        """What the rubric says of the plan in play (None before a plan): the verdict under
-        teller_policy="rubric", the suggestion a Teller who judges is shown."""
-        if not state.plan_made or state.current is None:
-            return None
-        return self._judge(state)
-
-    def _target_for(self, state: PerilsState) -> Target | None:
-        """The thing the Hero faces: the one this game's Teller chose for the current card."""
-        code = state.current
-        if code is None:
-            return None
-        return thing_for(state, code)
-
-    def _judged(self, state: PerilsState, verdict: Judgement, by: str, events: list[Event]
-                ) -> None:
-        if by == "teller":  # the Teller's own verdict, with the rubric's reasons beside it
-            advice = self._judge(state)
-            verdict = overruled(advice, verdict.approve_channel, verdict.approve_items,
-                                verdict.advantage)
-        state.judged = True
-        state.approve_channel = verdict.approve_channel
-        state.approve_items = list(verdict.approve_items)
-        state.advantage = verdict.advantage
-        state.phase = "roll"
-        events.append(ev.PlanJudged(approve_channel=verdict.approve_channel,
-                                    approve_items=tuple(verdict.approve_items),
-                                    advantage=verdict.advantage, bonus=self.bonus(state), by=by,
-                                    reasons=self._explain(state, verdict)))
-
     def _roll(self, state: PerilsState, events: list[Event]) -> None:
         """PP-R14..R17: roll, spend the approved items, tuck the card as a level or as damage."""
         code = state.current
@@ -769,32 +626,6 @@ class PerilsRules(ZeroHealthPenalty, GameRules[PerilsState, PerilsOptions]):
         )
 
 
-    def _plan_reasons(self, state: PerilsState) -> dict[str, Any] | None:
-        """The reasons shown beside the plan: the rubric's (its advice while a Teller judges;
-        after a Teller's verdict, the overruled sources marked as the Teller's)."""
-        advice = self.advice(state)
-        if advice is None:
-            return None
-        if state.judged and state.options.teller_policy == "human":
-            advice = overruled(advice, state.approve_channel, tuple(state.approve_items),
-                               state.advantage)
-        elif state.judged and state.options.teller_policy == "approve_all":
-            advice = approve_all(state.plan_channel, tuple(state.plan_items),
-                                 state.options.advantage_threshold, self.theme(state.options))
-        return self._explain(state, advice)
-
-    def _explain(self, state: PerilsState, verdict: Judgement) -> dict[str, Any]:
-        """The verdict's reasons as JSON, each source with the bonus it brings (`value`: a
-        channel brings its level under channel_bonus="level")."""
-        out = explanation_json(verdict)
-        level = (self.levels(state)[state.plan_channel]
-                 if state.plan_channel is not None and state.options.channel_bonus == "level"
-                 else 1)
-        for source in out["sources"]:
-            value = level if source["kind"] == "skill" else 1
-            source["value"] = value if source["credited"] else 0
-        return out
-
 
 def _prize(state: PerilsState, theme: Theme) -> str:
     key = (state.narration_seed, theme.source, theme.id)
@@ -810,7 +641,3 @@ def _prize(state: PerilsState, theme: Theme) -> str:
 def _options_json(options: PerilsOptions) -> dict[str, Any]:
     return options_to_json(options)
 
-
-def _suit(code: str) -> str:
-    """The suit letter of a canonical code ("*" for a joker)."""
-    return "*" if code.startswith("JK") else code[-1]

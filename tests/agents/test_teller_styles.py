@@ -22,9 +22,9 @@ from pocketgalaxy.agents.perils.styles import (
 from pocketgalaxy.agents.registry import agent_names, make_agent
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.games.perils.actions import ChoosePathway, DescribePathways, JudgePlan, MakePlan
-from pocketgalaxy.games.perils.content import load_theme
+from pocketgalaxy.games.perils.content import load_theme, thing_for
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.rubric import Judgement, stand_in_thing
+from pocketgalaxy.games.perils.rubric import Judgement
 from pocketgalaxy.games.perils.state import PerilsState
 from pocketgalaxy.registry import perils_rules
 from pocketgalaxy.sim.runner import play_one
@@ -74,7 +74,7 @@ USED = ("First I steer the cargo sled around the salvage mech. Then I plant the 
         "Maintenance Drone will distract the mech.")
 """Uses every source, in steps, against the thing (the 9 of diamonds: a salvage mech)."""
 KEYWORDS = "I steer hard and fly low, quick as you like."
-THING = stand_in_thing(THEME, "9D")
+THING = thing_for(_judge_phase(""), "9D")  # the thing this game's Teller chose for the 9D
 
 
 @pytest.mark.parametrize("style", STYLES)

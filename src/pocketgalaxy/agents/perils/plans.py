@@ -116,13 +116,24 @@ def _own_words(words: tuple[str, ...], name: str) -> tuple[str, ...]:
     return out or ("use",)
 
 
+# A plan names the thing by its head noun phrase ("debris field", not "debris field beyond a
+# hull breach"): shorter reads better, and keeps an item's use words near the item's name.
+_LINKS = frozenset("beyond behind that which who where with across on in over between through "
+                   "under outside along to of from at near above below inside around".split())
+
+
 def _thing_words(target: Target | None) -> str:
     if target is None:
         return "danger"
     words = target.name.split()
     if words and words[0].lower() in ("a", "an", "the"):
         words = words[1:]
-    return " ".join(words).lower() or "danger"
+    head: list[str] = []
+    for word in words:
+        if head and word.lower() in _LINKS:
+            break
+        head.append(word.strip(",;:"))
+    return " ".join(head[:3]).lower() or "danger"
 
 
 def _join(steps: list[str], rng: Rng) -> str:

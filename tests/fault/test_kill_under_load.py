@@ -5,14 +5,13 @@ stored record is held against everything the clients were told."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from faultkit import report
+from faultkit import aio, report
 from faultkit.ledger import check_record
 from faultkit.load import (
     Epoch,
@@ -52,14 +51,14 @@ def test_sigkill_under_load_loses_nothing_acknowledged(tmp_path: Path) -> None:
             run = Epoch(server, games, rngs, stats,
                         kill_after_acks=None if last else rng.randint(*KILL_AFTER_ACKS),
                         deadline=time.monotonic() + 60, max_actions=10_000)
-            asyncio.run(run.run())
+            aio.run(run.run())
             per_epoch_acks.append(stats.acked_in_epoch)
             if not last:
                 assert not server.running
                 server.start()
                 resend_unacknowledged(server, games, stats)
         hand_to_computers(server, games)
-        asyncio.run(wait_all_over(server, games, timeout=60 * scale))
+        aio.run(wait_all_over(server, games, timeout=60 * scale))
         results = [check_record(g, server.api("GET", f"/api/games/{g.game_id}/record"))
                    for g in games]
         problems = server.problems()

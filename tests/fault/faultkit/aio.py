@@ -1,0 +1,21 @@
+"""Run a coroutine to the end on its own event loop, in a fresh thread.
+
+Playwright's sync API (the browser tests) keeps an event loop running in the main thread for the
+rest of the session, where `asyncio.run` refuses to start; the suite's async clients must not
+depend on the order in which pytest runs the folders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run(coro)` on a thread of its own; returns its result or raises its error."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()

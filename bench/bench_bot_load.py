@@ -53,8 +53,12 @@ def _free_port() -> int:
 
 def _env(src: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(src), "PYTHONUNBUFFERED": "1",
-            # Measure latency, not the abuse limits: this client is the only one.
-            "POCKETGALAXY_RATE_PER_S": "10000", "POCKETGALAXY_RATE_BURST": "10000"}
+            # Measure latency, not the abuse limits: this client is the only one (a tree that
+            # predates a limit ignores its variable).
+            "POCKETGALAXY_RATE_PER_S": "10000", "POCKETGALAXY_RATE_BURST": "10000",
+            **{f"POCKETGALAXY_{name}": "0" for name in (
+                "CLIENT_REQUESTS_PER_S", "CLIENT_GAMES_PER_HOUR", "CLIENT_SOCKETS",
+                "CLIENT_MESSAGES_PER_S", "MAX_LIVE_GAMES", "MAX_CONNECTIONS")}}
 
 
 def module_path(src: Path) -> str:

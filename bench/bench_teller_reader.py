@@ -31,7 +31,6 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-from pocketgalaxy.agents.perils_planner import PlannerHero
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
@@ -39,18 +38,19 @@ from sklearn.preprocessing import StandardScaler
 
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.perils import ComputerTeller, RuleBasedHero
+from pocketgalaxy.agents.perils.planner import PlannerHero
 from pocketgalaxy.core.cards import card
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.perils import events as ev
 from pocketgalaxy.games.perils.content import band_of
 from pocketgalaxy.games.perils.narration import card_kind, split_sentences
 from pocketgalaxy.games.perils.options import CLARITIES, PerilsOptions
-from pocketgalaxy.games.perils.rules import PerilsRules
 from pocketgalaxy.games.perils.state import PerilsState
 from pocketgalaxy.games.perils.views import PerilsView
+from pocketgalaxy.registry import perils_rules
 from pocketgalaxy.session import Session
 
-R = PerilsRules()
+R = perils_rules()
 TEST_SEEDS = 100_000
 PLAY_SEEDS = 200_000
 

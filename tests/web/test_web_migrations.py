@@ -254,3 +254,31 @@ def test_the_scripts_ship_in_the_package() -> None:
     for path in files:
         rel = path.relative_to(package).as_posix()
         assert any(fnmatch.fnmatch(rel, pat) for pat in patterns), rel
+
+
+def test_a_locked_database_is_waited_for_not_taken_for_damage(monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    from pocketgalaxy.web import store as store_module
+    from pocketgalaxy.web.marker import explain_unusable
+
+    monkeypatch.setattr(store_module.time, "sleep", lambda _s: None)
+    calls: list[int] = []
+
+    def busy_twice(_engine: sa.Engine) -> None:
+        calls.append(1)
+        if len(calls) <= 2:
+            raise OperationalError("PRAGMA journal_mode=WAL", {}, Exception("database is locked"))
+
+    store_module._upgrade_patiently(busy_twice, sa.create_engine("sqlite://"))
+    assert len(calls) == 3  # waited through two refusals, then upgraded
+
+    def broken(_engine: sa.Engine) -> None:
+        raise OperationalError("SELECT 1", {}, Exception("file is not a database"))
+
+    with pytest.raises(OperationalError):  # damage is not waited for
+        store_module._upgrade_patiently(broken, sa.create_engine("sqlite://"))
+    locked = OperationalError("x", {}, Exception("database is locked"))
+    message = explain_unusable("sqlite:///x.sqlite3", Path("x.sqlite3"), locked)
+    assert "locked by another process" in message and "damaged" not in message

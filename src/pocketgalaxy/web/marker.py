@@ -136,6 +136,9 @@ def check_count(expected: Expected, count: int, url: str) -> None:
 def explain_unusable(url: str, file: Path | None, exc: BaseException) -> str:
     """A sentence for a database that SQLAlchemy could not read at all."""
     detail = str(getattr(exc, "orig", exc)) or type(exc).__name__
+    if "database is locked" in detail:  # busy, not broken: nothing to restore
+        return (f"the database {file or url} stayed locked by another process for over a "
+                "minute (another server starting, or a long write); try again when it is free")
     if file is not None:
         return (
             f"the SQLite database {file} cannot be read: {detail}. The file is probably "

@@ -22,13 +22,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DatabaseError, IntegrityError
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
 from pocketgalaxy.web import marker as data_marker
 from pocketgalaxy.web.marker import StoreOpenError
@@ -164,6 +166,29 @@ def now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
+_LOCKED_WAIT_S = 60.0
+
+
+def is_locked(exc: BaseException) -> bool:
+    """SQLite's "database is locked": another connection holds the file for now (a server
+    starting beside this one, a long write). It passes; it says nothing of damage."""
+    return "database is locked" in str(getattr(exc, "orig", exc))
+
+
+def _upgrade_patiently(upgrade: Callable[[Engine], None], engine: Engine) -> None:
+    """Run the migrations, waiting (up to a minute) while another opener holds SQLite's lock:
+    servers started at once on one file must not take each other's lock for damage."""
+    deadline = time.monotonic() + _LOCKED_WAIT_S
+    while True:
+        try:
+            upgrade(engine)
+            return
+        except OperationalError as exc:
+            if not is_locked(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA busy_timeout=5000")  # first: switching to WAL may have to wait
@@ -215,7 +240,7 @@ class Store:
         if self.is_sqlite:
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
-            migrations.upgrade(self.engine)
+            _upgrade_patiently(migrations.upgrade, self.engine)
             count = self.count_games()
         except DatabaseError as exc:
             self.engine.dispose()

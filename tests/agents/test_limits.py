@@ -88,7 +88,7 @@ def test_the_maximums_themselves_are_accepted() -> None:
             for key, limit in limits.items():
                 high = int(limit.high) if limit.integer else limit.high
                 agent = make_agent(game, f"{name}:{key}={high}", 0, _SEATS[game][1], seed=1)
-                assert agent is not None
+                assert agent.name == name  # the named player, built at its maximum
     # The Teller sits at seat 1.
     assert make_agent("perils", "teller:low=1,high=1", 1, 2) is not None
 

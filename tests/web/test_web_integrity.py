@@ -5,6 +5,7 @@ other games still play, the server starts; or, for a lost database, a clear star
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import subprocess
@@ -363,3 +364,22 @@ def test_a_database_that_is_away_is_not_a_damaged_game(
             assert res.status_code == 503 and res.json()["error"]["code"] == "store/failed"
         assert client.get(f"/api/games/{made['game_id']}").json()["index"] == 2
     assert stored_damage(url, made["game_id"]) is None
+
+
+def test_a_damaged_games_public_reason_does_not_quote_the_rules(server_settings: Settings,
+                                                               caplog: Any) -> None:
+    """The reason is sent to everyone and listed in the lobby: a rule's refusal, which may
+    name a seat's cards, stays in the operator's log."""
+    url = server_settings.resolved_database_url
+    with running(server_settings) as client:
+        broken = new_game(client)
+        play(client, broken, 3)
+    CASES["an action that does not replay"][0](url, broken["game_id"])
+    with caplog.at_level(logging.ERROR), running(server_settings) as client:
+        message = client.get(f"/api/games/{broken['game_id']}").json()["error"]["message"]
+    assert "record step 0" in message
+    assert "illegal action" not in message and "not_your_turn" not in message
+    stored = stored_damage(url, broken["game_id"])
+    assert stored is not None and "illegal action" not in stored
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    assert "not_your_turn" in logged  # the operator still learns the rules' words

@@ -40,11 +40,21 @@ Build = Callable[[GameRow, list[ActionRow], GameRules[Any, Any]], T]
 
 
 class Damage(Exception):
-    """Why a stored game cannot be played (raised inside the check, turned into a WebError)."""
+    """Why a stored game cannot be played (raised inside the check, turned into a WebError).
 
-    def __init__(self, reason: str) -> None:
+    `reason` is public: it is stored, listed in the lobby and sent with every refusal, so it
+    never quotes a game's hidden contents (a rule's refusal can name a seat's cards). `detail`,
+    for the operator only, goes to the server log and `db check`."""
+
+    def __init__(self, reason: str, detail: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.detail = detail
+
+    @property
+    def full(self) -> str:
+        """The reason with the operator's detail."""
+        return f"{self.reason} ({self.detail})" if self.detail else self.reason
 
 
 class DamagedGame(WebError):
@@ -58,6 +68,7 @@ class DamagedGame(WebError):
             "every damaged game.",
         )
         self.reason = reason
+        self.full = reason  # with the operator's detail, when the check found one
 
 
 
@@ -92,17 +103,19 @@ def load(
     try:
         result = _checked(store, row, rules_for, build)
     except Damage as exc:
-        reason = exc.reason
+        reason, full = exc.reason, exc.full
     else:
         if row.damage is not None and record:
             log.warning("game %s passes its integrity check again; cleared", game_id)
             _store_verdict(store, game_id, None)
         return result
     if record:  # the server logs and stores what it found; a tool reports it itself
-        log.error("game %s is damaged: %s", game_id, reason)
+        log.error("game %s is damaged: %s", game_id, full)
         if reason != row.damage:
             _store_verdict(store, game_id, reason)
-    raise DamagedGame(game_id, reason)
+    error = DamagedGame(game_id, reason)
+    error.full = full
+    raise error
 
 
 def _unavailable(exc: OperationalError) -> WebError:
@@ -141,7 +154,10 @@ def _checked(store: Store, row: GameRow, rules_for: RulesFor, build: Build[T]) -
     except Exception as exc:  # whatever a broken record makes the rules or agents raise
         detail = (exc.message if isinstance(exc, PocketGalaxyError)
                   else f"{type(exc).__name__}: {exc}")
-        raise Damage(f"its record does not replay: {detail}") from exc
+        # Public: only where it stops ("record step N"); the rules' words may name hidden cards.
+        where = detail.split(" (seat", 1)[0] if detail.startswith("record step ") else None
+        raise Damage(f"its record does not replay: {where or 'an action is refused'}",
+                     detail) from exc
 
 
 def check_sequence(row: GameRow, actions: Sequence[ActionRow]) -> None:
@@ -176,7 +192,9 @@ def check_seats(row: GameRow) -> None:
         raise Damage(f"it has {len(row.seats)} seat(s) stored for {row.players} player(s)")
     for i, seat in enumerate(row.seats):
         if seat.get("seat") != i or seat.get("kind") not in ("human", "bot"):
-            raise Damage(f"seat {i} is stored as {json.dumps(seat)[:200]}")
+            # Not the seat's JSON: it holds the seat's token hash.
+            raise Damage(f"seat {i} is stored in a form this server does not read",
+                         f"kind {seat.get('kind')!r}, seat {seat.get('seat')!r}")
         if seat["kind"] == "bot" and not isinstance(seat.get("bot"), str):
             raise Damage(f"seat {i} is a computer player with no player name")
 
@@ -240,7 +258,7 @@ def check_all(store: Store, rules_for: RulesFor) -> list[Verdict]:
         try:
             load(store, game_id, rules_for, replay, recheck=True, record=False)
         except DamagedGame as exc:
-            damage = exc.reason
+            damage = exc.full  # the operator's tool: the reason with its detail
         except WebError as exc:
             if exc.code == "game/unknown":
                 continue  # deleted meanwhile

@@ -4,8 +4,9 @@ A tracer watches every event of a game (all of them: it is the analyst, not a pl
 see hidden cards) and sums them up as plain JSON-ready data for the game's `extras`:
 
 - Perils & Pathways: the Hero's health at the start of every round and at the end, the round the
-  game ended in, the round health first fell to zero, whether the showdown was reached, the perils failed by suit, and the suit of the
-  last peril failed in a lost game (the skill that decided it).
+  game ended in, the round health first fell to zero, whether the showdown was reached, the
+  perils failed by suit, and the suit of the last peril failed in a lost game (the skill that
+  decided it).
 - Adventure Cards: missions claimed per seat, how often the lead changed hands, when the eventual
   winner took the lead for good (as a share of the game's decisions) and how far behind the
   winner ever was (drama).

@@ -273,7 +273,7 @@ def compare(run: StudyRun) -> list[dict[str, Any]]:
         other = by_number(variant.name)
         y0 = np.asarray([primary_outcome(study.game, r) for r in base])
         y1 = np.asarray([primary_outcome(study.game, r) for r in other])
-        win = _paired(y1 - y0, _mcnemar(y0, y1))
+        win = paired_wins(y0, y1)
         len0 = np.asarray([r.length for r in base], dtype=float)
         len1 = np.asarray([r.length for r in other], dtype=float)
         length = _paired(len1 - len0, _wilcoxon(len1 - len0))
@@ -289,6 +289,12 @@ def compare(run: StudyRun) -> list[dict[str, Any]]:
                 row[key]["p_holm"] = r6(adjusted[2 * i + j])
                 row[key]["significant"] = bool(reject[2 * i + j])
     return rows
+
+
+def paired_wins(y0: np.ndarray, y1: np.ndarray) -> dict[str, Any]:
+    """The paired difference of win rates y1 - y0 on the same deals: its mean, t interval and
+    McNemar's exact p-value (uncorrected; `compare` corrects the family)."""
+    return _paired(y1 - y0, _mcnemar(y0, y1))
 
 
 def _paired(diff: np.ndarray, p_value: float | None) -> dict[str, Any]:

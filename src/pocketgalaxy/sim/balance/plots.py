@@ -9,6 +9,8 @@ from typing import Any
 
 from pocketgalaxy.sim.balance.run import StudyRun
 
+# No date (so files repeat) and no RDF block (so the inline copy is only the picture).
+_NO_SVG_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
 COLOURS = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#7f8c8d")
 
 
@@ -27,9 +29,9 @@ def _save(fig: Any, folder: Path, name: str) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     fig.savefig(folder / f"{name}.png", dpi=110, bbox_inches="tight",
                 metadata={"Software": None})
-    fig.savefig(folder / f"{name}.svg", bbox_inches="tight", metadata={"Date": None})
+    fig.savefig(folder / f"{name}.svg", bbox_inches="tight", metadata=_NO_SVG_METADATA)
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata=_NO_SVG_METADATA)
     text = buf.getvalue()
     return text[text.index("<svg"):]
 

@@ -63,8 +63,10 @@ def run_study(
     workers: int = 1,
     progress: ProgressFn | None = None,
     precise_enough: Callable[[StudyRun], bool] | None = None,
+    first_batch: int = FIRST_BATCH,
 ) -> StudyRun:
-    """Play the study's games; `precise_enough(run)` decides when a precision study may stop."""
+    """Play the study's games; `precise_enough(run)` decides when a precision study may stop
+    (checked after each batch: `first_batch` games per variant, then doubling)."""
     run = StudyRun(study, {v.name: [] for v in study.variants})
     names = [v.name for v in study.variants]
     total = study.games * len(names)
@@ -80,7 +82,7 @@ def run_study(
 
     bounds = [(0, study.games)]
     if study.precision is not None and precise_enough is not None:
-        bounds, start, size = [], 0, FIRST_BATCH
+        bounds, start, size = [], 0, max(1, first_batch)
         while start < study.games:
             stop = min(study.games, start + size)
             bounds.append((start, stop))

@@ -119,7 +119,10 @@ def _pairs_to_dict(game: str, name: str, pairs: Sequence[str]) -> dict[str, Any]
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
             raise StudyError(f"variant {name!r}: bad option {pair!r}, expected key=value")
-        out[key.strip()] = parse_option_value(options_type, key.strip(), value)
+        try:
+            out[key.strip()] = parse_option_value(options_type, key.strip(), value)
+        except OptionsError as exc:
+            raise StudyError(f"variant {name!r}: {exc.message}", allowed=exc.allowed) from exc
     return out
 
 

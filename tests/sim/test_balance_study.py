@@ -128,3 +128,22 @@ def test_missing_and_oversized_study_files(tmp_path: Path) -> None:
     big.write_text("# " + "x" * 300_000, encoding="utf-8")
     with pytest.raises(StudyError, match="at most"):
         load_study_file(big)
+
+
+def test_a_variant_may_change_who_plays() -> None:
+    study = study_from_flags("perils", ["base:", "harsh:teller=teller:style=harsh",
+                                        "planner:hero=planner"],
+                             players=PERILS, games=5, seed=1)
+    seats = {v.name: v.players for v in study.variants}
+    assert seats == {"base": ("rulebased", "teller"), "harsh": ("rulebased", "teller:style=harsh"),
+                     "planner": ("planner", "teller")}
+    # A Teller style judges plans from its seat (as in `tournament`); the others approve all.
+    policies = {v.name: v.options["teller_policy"] for v in study.variants}
+    assert policies == {"base": "approve_all", "harsh": "human", "planner": "approve_all"}
+    adv = study_from_flags("adventure", ["base:", "two:players=memory+random"],
+                           players=["random", "random", "random"], games=5, seed=1)
+    assert adv.variants[1].players == ("memory", "random")
+    with pytest.raises(StudyError, match="not players="):
+        study_from_flags("perils", ["x:players=a+b"], players=PERILS, games=5, seed=1)
+    with pytest.raises(StudyError, match="player 'nobody'"):
+        study_from_flags("perils", ["x:hero=nobody"], players=PERILS, games=5, seed=1)

@@ -50,8 +50,9 @@ def game_number(result: GameResult, variants: int) -> int:
 def _jobs(study: Study, start: int, stop: int) -> list[Job]:
     count = len(study.variants)
     return [
-        Job(study.game, seat_specs(study.players, i, study.rotate), derive_seed(study.seed, i),
-            variant.options, len(study.players), i * count + v, True)
+        Job(study.game, seat_specs(variant.players or study.players, i, study.rotate),
+            derive_seed(study.seed, i), variant.options, len(variant.players or study.players),
+            i * count + v, True)
         for i in range(start, stop)
         for v, variant in enumerate(study.variants)
     ]

@@ -23,6 +23,9 @@ Study file (all keys but `game` optional):
     [[variant]]
     name = "three-paths"
     options = { pathways_per_round = 3 }
+    [[variant]]
+    name = "harsh-teller"                # a variant may change who plays: hero, teller
+    teller = "teller:style=harsh"        # (Perils) or players (Adventure)
 """
 
 from __future__ import annotations
@@ -58,12 +61,14 @@ class StudyError(PocketGalaxyError):
 
 @dataclass(frozen=True)
 class Variant:
-    """A named set of rule options, on top of the study's base options."""
+    """A named set of rule options, on top of the study's base options, and its players."""
 
     name: str
     overrides: dict[str, Any]
     options: dict[str, Any]
     """The full, checked options JSON the variant's games are played with."""
+    players: tuple[str, ...] = ()
+    """Seat specs, when the variant changes who plays (else the study's)."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +93,8 @@ class Study:
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
-            "variants": [{"name": v.name, "options": v.overrides} for v in self.variants],
+            "variants": [{"name": v.name, "options": v.overrides, "players": list(v.players)}
+                         for v in self.variants],
             "players": list(self.players),
             "games": self.games,
             "seed": self.seed,
@@ -112,6 +118,11 @@ def parse_variant_flag(text: str) -> tuple[str, list[str]]:
     return name.strip(), pairs
 
 
+PLAYER_KEYS = ("hero", "teller", "players")
+"""Variant keys that change who plays rather than the rules: `hero=planner`,
+`teller=teller:style=harsh` (Perils), `players=memory+forgetful+random` (Adventure)."""
+
+
 def _pairs_to_dict(game: str, name: str, pairs: Sequence[str]) -> dict[str, Any]:
     options_type = get_game(game).options_type
     out: dict[str, Any] = {}
@@ -119,6 +130,10 @@ def _pairs_to_dict(game: str, name: str, pairs: Sequence[str]) -> dict[str, Any]
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
             raise StudyError(f"variant {name!r}: bad option {pair!r}, expected key=value")
+        if key.strip() in PLAYER_KEYS:
+            text = value.strip()
+            out[key.strip()] = text.split("+") if key.strip() == "players" else text
+            continue
         try:
             out[key.strip()] = parse_option_value(options_type, key.strip(), value)
         except OptionsError as exc:
@@ -163,24 +178,49 @@ def build_study(
         raise StudyError(f"at most {MAX_VARIANTS} variants, got {len(variants)}")
     base = {**(PERILS_STUDY_DEFAULTS if game == "perils" else {}), **(base_options or {})}
     built: list[Variant] = []
-    for name, overrides in variants:
+    specs = tuple(players)
+    for name, given in variants:
+        overrides = {k: v for k, v in given.items() if k not in PLAYER_KEYS}
+        seats = _variant_players(game, specs, given)
         if not NAME_PATTERN.match(name):
             raise StudyError(f"bad variant name {name!r}: 1-40 letters, digits or _.+- "
                              "(starting with a letter or digit)")
         if any(v.name == name for v in built):
             raise StudyError(f"two variants are named {name!r}: names must differ")
+        policy: dict[str, Any] = {}
+        if game == "perils" and "style=" in seats[1] and "teller_policy" not in overrides \
+                and "teller_policy" not in (base_options or {}):
+            policy = {"teller_policy": "human"}  # a Teller style judges plans from its seat
         try:
-            options = options_to_json(options_from_json(rules.options_type, {**base, **overrides}))
+            options = options_to_json(options_from_json(rules.options_type,
+                                                        {**base, **policy, **overrides}))
         except OptionsError as exc:
             raise StudyError(f"variant {name!r}: {exc.message}", allowed=exc.allowed) from exc
-        built.append(Variant(name, dict(overrides), options))
-    specs = tuple(players)
+        built.append(Variant(name, dict(overrides), options, seats))
     want = (2, 2) if game == "perils" else (rules.min_players, rules.max_players)
-    if not want[0] <= len(specs) <= want[1]:
-        raise StudyError(f"{game} needs {want[0]}..{want[1]} players, got {len(specs)}")
-    _check_players(game, specs)
+    for seats in [specs, *(v.players for v in built)]:
+        if not want[0] <= len(seats) <= want[1]:
+            raise StudyError(f"{game} needs {want[0]}..{want[1]} players, got {len(seats)}")
+        _check_players(game, seats)
     return Study(game, tuple(built), specs, games, seed, precision, band, detect,
                  rotate and game == "adventure", base)
+
+
+def _variant_players(game: str, specs: tuple[str, ...], given: dict[str, Any]
+                     ) -> tuple[str, ...]:
+    """The variant's seat specs: the study's, with its hero/teller/players keys applied."""
+    if game == "perils":
+        if "players" in given:
+            raise StudyError("Perils variants name hero= and teller=, not players=")
+        hero = str(given.get("hero", specs[0] if specs else "rulebased"))
+        teller = str(given.get("teller", specs[1] if len(specs) > 1 else "teller"))
+        return (hero, teller)
+    if "hero" in given or "teller" in given:
+        raise StudyError("Adventure variants name players=a+b+c, not hero= or teller=")
+    raw = given.get("players", specs)
+    if not isinstance(raw, (list, tuple)) or not all(isinstance(p, str) for p in raw):
+        raise StudyError("a variant's players must be a list of player names")
+    return tuple(raw)
 
 
 def _check_players(game: str, specs: Sequence[str]) -> None:
@@ -257,7 +297,8 @@ def load_study_file(path: Path, *, game: str | None = None, games: int | None = 
         if not isinstance(opts, dict):
             raise StudyError(f"study file {path}: variant {entry['name']!r} options must be a "
                              "table")
-        variants.append((entry["name"], dict(opts)))
+        extra = {k: entry[k] for k in PLAYER_KEYS if k in entry}
+        variants.append((entry["name"], {**dict(opts), **extra}))
     base = data.get("options", {})
     if not isinstance(base, dict):
         raise StudyError(f"study file {path}: [options] must be a table")

@@ -21,6 +21,7 @@ from pocketgalaxy.sim.balance.measures import measure, precise_enough
 from pocketgalaxy.sim.balance.report import write_report
 from pocketgalaxy.sim.balance.run import run_study
 from pocketgalaxy.sim.balance.study import Study, load_study_file, study_from_flags
+from pocketgalaxy.sim.balance.tune import Target, grid_variants, parse_target, rank
 
 balance_app = typer.Typer(
     help="Compare rule variants on the same deals: win rates, paired tests, plots, a report.",
@@ -49,6 +50,11 @@ BandOpt = Annotated[str | None, typer.Option("--band", help="Ideal game length L
                                              "(Perils rounds, Adventure turns).")]
 DetectOpt = Annotated[float, typer.Option("--detect", help="The win-rate difference 'games "
                                           "needed' is computed for.")]
+TuneOpt = Annotated[list[str] | None, typer.Option(
+    "--tune", help="KEY=V1|V2|V3 (repeatable): one variant per combination, ranked toward "
+    "--target.")]
+TargetOpt = Annotated[list[str] | None, typer.Option(
+    "--target", help="What --tune aims at: win_rate=0.5 and/or length=LOW-HIGH.")]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="A base rule option "
                                                      "key=value for every variant.")]
 
@@ -63,7 +69,24 @@ def _band(text: str | None) -> list[int] | None:
         raise fail(f"--band {text!r}: expected LOW-HIGH, e.g. 6-9") from None
 
 
-def _run(study: Study, workers: int, out: Path | None, as_json: bool) -> None:
+def _variant_flags(game: str, variant: list[str] | None, tune: list[str] | None,
+                   target: list[str] | None) -> tuple[list[str], Target | None]:
+    """The --variant flags, plus one per --tune combination (after the baseline)."""
+    flags = list(variant or [])
+    if not tune:
+        if target:
+            raise fail("--target needs --tune: the option values to search")
+        return flags, None
+    aim = parse_target(target or [])
+    if not flags:
+        flags = ["defaults:"]
+    for name, overrides in grid_variants(game, tune):
+        flags.append(name + ":" + ",".join(f"{k}={v}" for k, v in overrides.items()))
+    return flags, aim
+
+
+def _run(study: Study, workers: int, out: Path | None, as_json: bool,
+         target: Target | None = None) -> None:
     if not 1 <= workers <= MAX_WORKERS:
         raise fail(f"--workers {workers}: use 1..{MAX_WORKERS}")
     label = "Perils & Pathways" if study.game == "perils" else "Adventure Cards"
@@ -73,12 +96,18 @@ def _run(study: Study, workers: int, out: Path | None, as_json: bool) -> None:
     if not any(run.games.values()):
         raise fail("the study was stopped before any game finished: nothing to report")
     summary = measure(run)
+    if target is not None:
+        summary["tuning"] = {"target": target.to_json(), "ranking": rank(summary, target)}
     folder = out or Path("studies") / f"{study.game}-{study.seed}"
     report = write_report(run, summary, folder)
     if as_json:
         typer.echo(json.dumps(summary, indent=1))
         return
     console().print(_headline(summary))
+    if target is not None:
+        best = summary["tuning"]["ranking"][0]
+        console().print(f"Closest to the target: [bold]{best['variant']}[/] "
+                        f"{best['options'] or '(defaults)'}, distance {best['distance']:.3f}")
     if run.stopped == "interrupted":
         console().print("[yellow]Stopped by Ctrl-C: the report covers the games played.[/]")
     console().print(f"Report: {report}")
@@ -112,19 +141,20 @@ def balance_perils(
     variant: VariantOpt = None, study_file: StudyOpt = None, n: GamesOpt = None,
     seed: SeedOpt = None, workers: WorkersOpt = 1, out: OutOpt = None, as_json: JsonOpt = False,
     precision: PrecisionOpt = None, band: BandOpt = None, detect: DetectOpt = 0.02,
-    option: OptionOpt = None,
+    option: OptionOpt = None, tune: TuneOpt = None, target: TargetOpt = None,
     hero: Annotated[str, typer.Option("--hero", help="Computer Hero.")] = "rulebased",
     teller: Annotated[str, typer.Option("--teller", help="Computer Teller.")] = "teller",
 ) -> None:
     """Perils & Pathways: the Hero's win rate, survival by round, causes of loss, per variant."""
+    flags, aim = _variant_flags("perils", variant, tune, target)
     if study_file is not None:
         study = load_study_file(study_file, game="perils", games=n, seed=seed)
     else:
         study = study_from_flags(
-            "perils", variant or [], players=[hero, teller], games=n or 1000,
+            "perils", flags, players=[hero, teller], games=n or 1000,
             seed=pick_seed(seed), precision=precision, length_band=_band(band), detect=detect,
             base_pairs=option or [])
-    _run(study, workers, out, as_json)
+    _run(study, workers, out, as_json, aim)
 
 
 @balance_app.command("adventure")
@@ -133,20 +163,21 @@ def balance_adventure(
     variant: VariantOpt = None, study_file: StudyOpt = None, n: GamesOpt = None,
     seed: SeedOpt = None, workers: WorkersOpt = 1, out: OutOpt = None, as_json: JsonOpt = False,
     precision: PrecisionOpt = None, band: BandOpt = None, detect: DetectOpt = 0.02,
-    option: OptionOpt = None,
+    option: OptionOpt = None, tune: TuneOpt = None, target: TargetOpt = None,
     players: Annotated[str, typer.Option("--players", help="One computer player per seat, "
                                          "comma separated.")] = "memory,memory,forgetful,random",
 ) -> None:
     """Adventure Cards: seat and player win shares, first-player edge, balance, lead changes."""
+    flags, aim = _variant_flags("adventure", variant, tune, target)
     if study_file is not None:
         study = load_study_file(study_file, game="adventure", games=n, seed=seed)
     else:
         specs = [p.strip() for p in players.split(",") if p.strip()]
         study = study_from_flags(
-            "adventure", variant or [], players=specs, games=n or 1000, seed=pick_seed(seed),
+            "adventure", flags, players=specs, games=n or 1000, seed=pick_seed(seed),
             precision=precision, length_band=_band(band), detect=detect,
             base_pairs=option or [])
-    _run(study, workers, out, as_json)
+    _run(study, workers, out, as_json, aim)
 
 
 def register(app: typer.Typer) -> None:

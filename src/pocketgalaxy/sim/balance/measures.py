@@ -54,6 +54,8 @@ MEANINGS: dict[str, str] = {
     "lead_changes": "How often the sole lead in missions passed to another player.",
     "decisiveness": "When the eventual sole winner took the lead for good, as a share of the "
                     "game (lower: decided earlier).",
+    "tuning": "Variants ranked by their distance from the designer's target (0 is on target); "
+              "'on target' means the 95% interval holds the target.",
     "drama": "How many missions the eventual winner was ever behind the leader; comeback share "
              "is the share of games won from behind.",
 }

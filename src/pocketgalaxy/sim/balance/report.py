@@ -156,6 +156,21 @@ def render_html(summary: dict[str, Any], plots: dict[str, str]) -> str:
             ["comparison", "pairs", "win-rate difference", "95% interval", "p (Holm)",
              "length difference", "p (Holm)", f"games needed for {study['detect']:.0%}: "
              "paired / unpaired"], crow) + plots.get("comparisons", "")))
+    if "tuning" in summary:
+        aim = summary["tuning"]["target"]
+        trows = [[str(t["place"]), t["variant"],
+                  ", ".join(f"{k}={v}" for k, v in t["options"].items()) or "(defaults)",
+                  f"{t['distance']:.3f}", _pct(t["win_rate"]["rate"]), _ci(t["win_rate"]),
+                  f"{t['length']['mean'] or 0:.2f}", "yes" if t["on_target"] else ""]
+                 for t in summary["tuning"]["ranking"]]
+        wanted = []
+        if aim["win_rate"] is not None:
+            wanted.append(f"win rate {_pct(aim['win_rate'])}")
+        if aim["length"]:
+            wanted.append(f"length {aim['length'][0]}-{aim['length'][1]}")
+        parts.append(_section("tuning", f"Tuning toward {' and '.join(wanted)}", meanings,
+                              _table(["place", "variant", "settings", "distance", "win rate",
+                                      "95% interval", "mean length", "on target"], trows)))
     parts.append(_section("length", "Game length", meanings, plots.get("length", "")))
     if game == "perils":
         parts.append(_section("survival", "Hero survival by round", meanings,

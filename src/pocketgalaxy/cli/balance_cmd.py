@@ -41,6 +41,11 @@ GamesOpt = Annotated[int | None, typer.Option("-n", "--games", help="Games per v
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Master seed (printed if not "
                                              "given).")]
 WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes (same results as 1).")]
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", help="processes (this machine, --workers) or ray (a Ray cluster).")]
+AddressOpt = Annotated[str | None, typer.Option(
+    "--address", help="With --backend ray: the cluster's HOST:PORT (default: a private Ray "
+    "on this machine).")]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="The study's folder.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print summary.json (no progress bar).")]
 PrecisionOpt = Annotated[float | None, typer.Option(
@@ -86,13 +91,19 @@ def _variant_flags(game: str, variant: list[str] | None, tune: list[str] | None,
 
 
 def _run(study: Study, workers: int, out: Path | None, as_json: bool,
-         target: Target | None = None) -> None:
+         target: Target | None = None, backend: str = "processes",
+         address: str | None = None) -> None:
     if not 1 <= workers <= MAX_WORKERS:
         raise fail(f"--workers {workers}: use 1..{MAX_WORKERS}")
+    if backend not in ("processes", "ray"):
+        raise fail(f"--backend {backend!r}: use processes or ray")
+    if address is not None and backend != "ray":
+        raise fail("--address is for --backend ray")
     label = "Perils & Pathways" if study.game == "perils" else "Adventure Cards"
     with progress_bar(not as_json, f"{label}: {len(study.variants)} variants") as progress:
         run = run_study(study, workers=workers, progress=progress,
-                        precise_enough=precise_enough if study.precision else None)
+                        precise_enough=precise_enough if study.precision else None,
+                        backend=backend, address=address)
     if not any(run.games.values()):
         raise fail("the study was stopped before any game finished: nothing to report")
     summary = measure(run)
@@ -142,6 +153,7 @@ def balance_perils(
     seed: SeedOpt = None, workers: WorkersOpt = 1, out: OutOpt = None, as_json: JsonOpt = False,
     precision: PrecisionOpt = None, band: BandOpt = None, detect: DetectOpt = 0.02,
     option: OptionOpt = None, tune: TuneOpt = None, target: TargetOpt = None,
+    backend: BackendOpt = "processes", address: AddressOpt = None,
     hero: Annotated[str, typer.Option("--hero", help="Computer Hero.")] = "rulebased",
     teller: Annotated[str, typer.Option("--teller", help="Computer Teller.")] = "teller",
 ) -> None:
@@ -154,7 +166,7 @@ def balance_perils(
             "perils", flags, players=[hero, teller], games=n or 1000,
             seed=pick_seed(seed), precision=precision, length_band=_band(band), detect=detect,
             base_pairs=option or [])
-    _run(study, workers, out, as_json, aim)
+    _run(study, workers, out, as_json, aim, backend, address)
 
 
 @balance_app.command("adventure")
@@ -164,6 +176,7 @@ def balance_adventure(
     seed: SeedOpt = None, workers: WorkersOpt = 1, out: OutOpt = None, as_json: JsonOpt = False,
     precision: PrecisionOpt = None, band: BandOpt = None, detect: DetectOpt = 0.02,
     option: OptionOpt = None, tune: TuneOpt = None, target: TargetOpt = None,
+    backend: BackendOpt = "processes", address: AddressOpt = None,
     players: Annotated[str, typer.Option("--players", help="One computer player per seat, "
                                          "comma separated.")] = "memory,memory,forgetful,random",
 ) -> None:
@@ -177,7 +190,7 @@ def balance_adventure(
             "adventure", flags, players=specs, games=n or 1000, seed=pick_seed(seed),
             precision=precision, length_band=_band(band), detect=detect,
             base_pairs=option or [])
-    _run(study, workers, out, as_json, aim)
+    _run(study, workers, out, as_json, aim, backend, address)
 
 
 def register(app: typer.Typer) -> None:

@@ -15,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.sim.balance.study import Study
 from pocketgalaxy.sim.runner import GameResult, Job, derive_seed, run_jobs, seat_specs
 
 FIRST_BATCH = 1000
+BACKENDS = ("processes", "ray")
 ProgressFn = Callable[[int, int], None]
 
 
@@ -65,9 +67,39 @@ def run_study(
     progress: ProgressFn | None = None,
     precise_enough: Callable[[StudyRun], bool] | None = None,
     first_batch: int = FIRST_BATCH,
+    backend: str = "processes",
+    address: str | None = None,
 ) -> StudyRun:
     """Play the study's games; `precise_enough(run)` decides when a precision study may stop
-    (checked after each batch: `first_batch` games per variant, then doubling)."""
+    (checked after each batch: `first_batch` games per variant, then doubling).
+
+    `backend="ray"` plays them on a Ray cluster at `address` (None: a private instance); the
+    results are the same as with any number of local `workers`."""
+    if backend not in BACKENDS:
+        raise PocketGalaxyError(f"unknown backend {backend!r}", code="sim/bad_backend",
+                                allowed=list(BACKENDS))
+    if backend == "ray":
+        from pocketgalaxy.sim.ray_runner import ray_session, run_jobs_ray
+
+        def play(jobs: list[Job], sink: Callable[[list[GameResult]], None]) -> None:
+            run_jobs_ray(jobs, address=address, sink=sink)
+
+        with ray_session(address):
+            return _run(study, play, progress, precise_enough, first_batch)
+
+    def play_local(jobs: list[Job], sink: Callable[[list[GameResult]], None]) -> None:
+        run_jobs(jobs, workers=workers, sink=sink)
+
+    return _run(study, play_local, progress, precise_enough, first_batch)
+
+
+def _run(
+    study: Study,
+    play: Callable[[list[Job], Callable[[list[GameResult]], None]], None],
+    progress: ProgressFn | None,
+    precise_enough: Callable[[StudyRun], bool] | None,
+    first_batch: int,
+) -> StudyRun:
     run = StudyRun(study, {v.name: [] for v in study.variants})
     names = [v.name for v in study.variants]
     total = study.games * len(names)
@@ -90,7 +122,7 @@ def run_study(
             start, size = stop, size * 2
     try:
         for start, stop in bounds:
-            run_jobs(_jobs(study, start, stop), workers=workers, sink=keep)
+            play(_jobs(study, start, stop), keep)
             if study.precision is not None and precise_enough is not None:
                 if stop < study.games and precise_enough(run):
                     run.stopped = "precision"

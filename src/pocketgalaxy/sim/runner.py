@@ -16,7 +16,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.registry import make_agent
@@ -24,6 +24,7 @@ from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Event, GameRules, visible_events
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.registry import get_game
+from pocketgalaxy.sim.trace import tracer_for
 
 _MASK64 = (1 << 64) - 1
 _SEED_RANGE = 1 << 31
@@ -118,10 +119,12 @@ def play_one(
     players: int | None = None,
     *,
     index: int = 0,
+    trace: bool = False,
 ) -> GameResult:
     """Play one computer-only game to the end; `specs[seat]` names each seat's agent.
 
-    `seed` is the game's seed (deal, dice); agents are seeded from it per seat.
+    `seed` is the game's seed (deal, dice); agents are seeded from it per seat. With `trace`,
+    the game's course (sim/trace.py) is added to its `extras`.
     """
     rules = get_game(game) if isinstance(game, str) else game
     if options is None or isinstance(options, dict):
@@ -136,6 +139,9 @@ def play_one(
     state = rules.new(options, seed, players=players)
     # As under a Session: reset, then the setup's own events (the deal) filtered per seat.
     opening = rules.opening_events(state)
+    tracer = tracer_for(rules.name, players) if trace else None
+    if tracer is not None:
+        tracer.see(opening)
     for agent_seat, agent in agents.items():
         agent.reset(agent_seat, players, options)
         agent.observe(visible_events(opening, agent_seat))
@@ -155,6 +161,8 @@ def play_one(
         events: list[Event] = rules.apply_unchecked(state, seat, action)
         for s, agent in observe:
             agent.observe(visible_events(events, s))
+        if tracer is not None:
+            tracer.see(events)
         decisions += 1
         if decisions > MAX_DECISIONS:
             raise PocketGalaxyError(
@@ -175,6 +183,8 @@ def play_one(
         extras["health"] = _view_field(final, "health")
     else:
         length = int(_view_field(final, "turn", "turns", "turn_number") or 0)
+    if tracer is not None:
+        extras.update(tracer.finish(outcome.winners))
     return GameResult(
         index=index,
         seed=seed,
@@ -193,27 +203,39 @@ def play_one(
     )
 
 
-Job = tuple[str, tuple[str, ...], int, dict[str, Any], int, int]
-"""(game, seat specs, game seed, options JSON, players, index) of one scheduled game."""
+class Job(NamedTuple):
+    """One scheduled game: plain data, so it travels to a worker process."""
+
+    game: str
+    specs: tuple[str, ...]
+    seed: int
+    options: dict[str, Any]
+    players: int
+    number: int
+    trace: bool = False
 
 
-def _play_chunk(jobs: list[Job]) -> list[GameResult]:
+def play_chunk(jobs: Sequence[Job]) -> list[GameResult]:
+    """Play scheduled games one after another in this process (a worker's unit of work)."""
     rules_cache: dict[str, GameRules[Any, Any]] = {}
     out = []
-    for game, specs, game_seed, options_json, players, index in jobs:
-        rules = rules_cache.setdefault(game, get_game(game))
-        options = options_from_json(rules.options_type, options_json)
-        out.append(play_one(rules, specs, game_seed, options, players, index=index))
+    for job in jobs:
+        rules = rules_cache.setdefault(job.game, get_game(job.game))
+        options = options_from_json(rules.options_type, job.options)
+        out.append(play_one(rules, job.specs, job.seed, options, job.players, index=job.number,
+                            trace=job.trace))
     return out
 
 
 def run_jobs(
-    jobs: Sequence[Job], *, workers: int = 1, progress: ProgressFn | None = None, chunk: int = 0
+    jobs: Sequence[Job], *, workers: int = 1, progress: ProgressFn | None = None, chunk: int = 0,
+    sink: Callable[[list[GameResult]], None] | None = None,
 ) -> list[GameResult]:
     """Play scheduled games in `workers` processes; results sorted by index.
 
     Each job carries its own seed, so the results do not depend on `workers` or on `chunk`
-    (the number of games handed to a process at a time).
+    (the number of games handed to a process at a time). `sink`, if given, receives each
+    chunk's results as it finishes, so a caller keeps them even if the run is interrupted.
     """
     if workers < 1:
         raise PocketGalaxyError(f"workers must be >= 1, got {workers}", code="sim/bad_workers")
@@ -225,15 +247,20 @@ def run_jobs(
         progress(0, total)
     if workers == 1 or len(chunks) <= 1:
         for part in chunks:
-            results.extend(_play_chunk(part))
+            done = play_chunk(part)
+            results.extend(done)
+            if sink:
+                sink(done)
             if progress:
                 progress(len(results), total)
     else:
         # fork starts workers fastest (Linux); elsewhere spawn gives the same results.
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         with multiprocessing.get_context(method).Pool(processes=workers) as pool:
-            for part_results in pool.imap_unordered(_play_chunk, chunks):
+            for part_results in pool.imap_unordered(play_chunk, chunks):
                 results.extend(part_results)
+                if sink:
+                    sink(part_results)
                 if progress:
                     progress(len(results), total)
     results.sort(key=lambda r: r.index)
@@ -287,8 +314,8 @@ def run_many(
         options_from_json(rules.options_type, varied)  # a bad override fails here, clearly
         return varied
 
-    jobs: list[Job] = [
-        (game, seat_specs(specs, i, rotate), derive_seed(seed, i), options_for(i), players, i)
+    jobs = [
+        Job(game, seat_specs(specs, i, rotate), derive_seed(seed, i), options_for(i), players, i)
         for i in range(n)
     ]
     return run_jobs(jobs, workers=workers, progress=progress, chunk=chunk)

@@ -1,4 +1,4 @@
-"""Small, dependency-free statistics for simulation reports.
+"""Statistics for simulation reports, computed by SciPy, statsmodels and numpy.
 
 - `wilson(successes, n)`: the Wilson score interval for a proportion (works with fractional
   successes, which shared wins produce).
@@ -40,7 +40,7 @@ class Proportion:
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> Proportion:
-    """The Wilson score interval for `successes` out of `n`.
+    """The Wilson score interval for `successes` out of `n` (statsmodels' `proportion_confint`).
 
     >>> w = wilson(5, 10)
     >>> round(w.low, 4), round(w.high, 4)
@@ -50,15 +50,20 @@ def wilson(successes: float, n: int, z: float = Z95) -> Proportion:
         raise ValueError(f"wilson needs 0 <= successes <= n, got {successes} of {n}")
     if n == 0:
         return Proportion(successes, 0, 0.0, 0.0, 1.0)
-    p = successes / n
-    z2 = z * z
-    denom = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(max(p * (1.0 - p) / n + z2 / (4.0 * n * n), 0.0)) / denom
+    from statsmodels.stats.proportion import proportion_confint  # slow import: only when used
+
+    low, high = proportion_confint(successes, n, alpha=_alpha(z), method="wilson")
     # At 0 or n successes the bounds are exactly 0 or 1; rounding would land just inside.
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return Proportion(successes, n, p, low, high)
+    low = 0.0 if successes == 0 else max(0.0, float(low))
+    high = 1.0 if successes == n else min(1.0, float(high))
+    return Proportion(successes, n, successes / n, low, high)
+
+
+def _alpha(z: float) -> float:
+    """The two-sided error rate whose critical value is `z` (0.05 for Z95)."""
+    from scipy.stats import norm
+
+    return float(2.0 * norm.sf(z))
 
 
 @dataclass(frozen=True)
@@ -74,17 +79,21 @@ class Difference:
 
 
 def newcombe_diff(x1: float, n1: int, x2: float, n2: int, z: float = Z95) -> Difference:
-    """Newcombe's hybrid score interval for p1 - p2 (independent samples).
+    """Newcombe's hybrid score interval for p1 - p2 (independent samples), as statsmodels'
+    `confint_proportions_2indep(method="newcomb")` computes it.
 
-    Newcombe (1998), method 10: combine the two Wilson intervals. His worked example,
-    56/70 against 48/80, gives 0.2000 with the interval 0.0524 to 0.3339.
+    Newcombe (1998), method 10: 56/70 against 48/80 gives 0.2000 with the interval 0.0524 to
+    0.3339.
     """
-    a = wilson(x1, n1, z)
-    b = wilson(x2, n2, z)
-    d = a.p - b.p
-    low = d - math.sqrt((a.p - a.low) ** 2 + (b.high - b.p) ** 2)
-    high = d + math.sqrt((a.high - a.p) ** 2 + (b.p - b.low) ** 2)
-    return Difference(d, max(-1.0, low), min(1.0, high))
+    if n1 == 0 or n2 == 0:
+        d = (x1 / n1 if n1 else 0.0) - (x2 / n2 if n2 else 0.0)
+        return Difference(d, -1.0, 1.0)
+    from statsmodels.stats.proportion import confint_proportions_2indep
+
+    low, high = confint_proportions_2indep(
+        x1, n1, x2, n2, method="newcomb", compare="diff", alpha=_alpha(z)
+    )
+    return Difference(x1 / n1 - x2 / n2, max(-1.0, float(low)), min(1.0, float(high)))
 
 
 def versus_constant(prop: Proportion, constant: float) -> Difference:
@@ -97,7 +106,7 @@ def versus_constant(prop: Proportion, constant: float) -> Difference:
 
 def quantile(values: Sequence[float], q: float) -> float:
     """The q-quantile with linear interpolation between order statistics (Hyndman-Fan type 7,
-    the default of numpy and R).
+    numpy's default).
 
     >>> quantile([1, 2, 3, 4], 0.5)
     2.5
@@ -106,11 +115,9 @@ def quantile(values: Sequence[float], q: float) -> float:
         raise ValueError("quantile of an empty sequence")
     if not 0.0 <= q <= 1.0:
         raise ValueError(f"quantile q must be within 0..1, got {q}")
-    xs = sorted(values)
-    pos = (len(xs) - 1) * q
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+    import numpy as np
+
+    return float(np.quantile(np.asarray(values, dtype=float), q))
 
 
 @dataclass(frozen=True)

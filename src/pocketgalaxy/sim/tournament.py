@@ -125,7 +125,7 @@ def adventure_tournament(
     _check_specs("adventure", list(dict.fromkeys(bots)), lambda i: 0, n)
     opts = options_to_json(options_from_json(rules.options_type, options or {}))
     jobs: list[Job] = [
-        ("adventure", order[i % len(order)], derive_seed(seed, i), opts, n, i)
+        Job("adventure", order[i % len(order)], derive_seed(seed, i), opts, n, i)
         for i in range(games)
     ]
     results = run_jobs(jobs, workers=workers, progress=progress)
@@ -187,7 +187,7 @@ def perils_tournament(
         for h in heroes:
             cells.append((h, t))
             for j in range(games):
-                jobs.append(("perils", (h, t), derive_seed(seed, j), opts, 2, len(jobs)))
+                jobs.append(Job("perils", (h, t), derive_seed(seed, j), opts, 2, len(jobs)))
     results = run_jobs(jobs, workers=workers, progress=progress)
     by_teller: dict[str, list[GameResult]] = defaultdict(list)
     for r in results:

@@ -28,6 +28,7 @@ class WebError(PocketGalaxyError):
 _EXACT = {
     "game/unknown": 404,
     "seat/unknown": 404,
+    "study/not_found": 404,
     "auth/bad_token": 401,
     "auth/not_creator": 403,
     "action/stale": 409,

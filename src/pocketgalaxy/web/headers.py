@@ -54,6 +54,16 @@ DOCS_POLICY = "; ".join([
     "object-src 'none'",
 ])
 DOCS_PATHS = frozenset({"/docs", "/docs/oauth2-redirect", "/redoc"})
+STUDY_POLICY = "; ".join([
+    # A study's report (written by `pocketgalaxy balance`) styles itself inline, as do
+    # matplotlib's SVG plots in it; it runs no script at all.
+    "default-src 'none'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+])
 
 _COMMON: tuple[tuple[bytes, bytes], ...] = (
     (b"x-content-type-options", b"nosniff"),
@@ -64,7 +74,12 @@ _COMMON: tuple[tuple[bytes, bytes], ...] = (
 
 def security_headers(path: str) -> list[tuple[bytes, bytes]]:
     """The headers added to a response for `path`."""
-    policy = DOCS_POLICY if path in DOCS_PATHS else PAGE_POLICY
+    if path in DOCS_PATHS:
+        policy = DOCS_POLICY
+    elif path.startswith("/studies/"):
+        policy = STUDY_POLICY
+    else:
+        policy = PAGE_POLICY
     return [(b"content-security-policy", policy.encode("ascii")), *_COMMON]
 
 

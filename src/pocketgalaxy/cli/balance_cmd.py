@@ -1,0 +1,197 @@
+"""`pocketgalaxy balance perils|adventure`: a designer's study of rule variants.
+
+Flags describe the study (`--variant NAME:key=value,...`, repeatable), or `--study FILE.toml`
+does (flags given beside it override the file's games and seed). The study plays every variant
+on the same deals, prints the headline table and writes its folder (`--out`, default
+./studies/<game>-<seed>): report.html, plots, games.csv/jsonl and summary.json. Ctrl-C stops it
+and writes a partial report of the games already played.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from pocketgalaxy.cli.common import console, fail, handle_errors, pick_seed, progress_bar
+from pocketgalaxy.sim.balance.measures import measure, precise_enough
+from pocketgalaxy.sim.balance.report import write_report
+from pocketgalaxy.sim.balance.run import run_study
+from pocketgalaxy.sim.balance.study import Study, load_study_file, study_from_flags
+from pocketgalaxy.sim.balance.tune import Target, grid_variants, parse_target, rank
+
+balance_app = typer.Typer(
+    help="Compare rule variants on the same deals: win rates, paired tests, plots, a report.",
+    no_args_is_help=True,
+)
+
+MAX_WORKERS = 64
+
+VariantOpt = Annotated[
+    list[str] | None,
+    typer.Option("--variant", "-v", help="NAME:key=value,key=value (repeatable); 'NAME:' alone "
+                 "is the defaults. The first variant is the baseline."),
+]
+StudyOpt = Annotated[Path | None, typer.Option("--study", help="A TOML study file.")]
+GamesOpt = Annotated[int | None, typer.Option("-n", "--games", help="Games per variant (the "
+                                              "cap with --precision). Default 1000.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Master seed (printed if not "
+                                             "given).")]
+WorkersOpt = Annotated[int, typer.Option("--workers", help="Processes (same results as 1).")]
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", help="processes (this machine, --workers) or ray (a Ray cluster).")]
+AddressOpt = Annotated[str | None, typer.Option(
+    "--address", help="With --backend ray: the cluster's HOST:PORT (default: a private Ray "
+    "on this machine).")]
+OutOpt = Annotated[Path | None, typer.Option("--out", help="The study's folder.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print summary.json (no progress bar).")]
+PrecisionOpt = Annotated[float | None, typer.Option(
+    "--precision", help="Stop once every win-rate interval is at most this wide (e.g. 0.02 = 2 "
+    "points), or at -n.")]
+BandOpt = Annotated[str | None, typer.Option("--band", help="Ideal game length LOW-HIGH "
+                                             "(Perils rounds, Adventure turns).")]
+DetectOpt = Annotated[float, typer.Option("--detect", help="The win-rate difference 'games "
+                                          "needed' is computed for.")]
+TuneOpt = Annotated[list[str] | None, typer.Option(
+    "--tune", help="KEY=V1|V2|V3 (repeatable): one variant per combination, ranked toward "
+    "--target.")]
+TargetOpt = Annotated[list[str] | None, typer.Option(
+    "--target", help="What --tune aims at: win_rate=0.5 and/or length=LOW-HIGH.")]
+OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="A base rule option "
+                                                     "key=value for every variant.")]
+
+
+def _band(text: str | None) -> list[int] | None:
+    if text is None:
+        return None
+    low, dash, high = text.partition("-")
+    try:
+        return [int(low), int(high)] if dash else [int(low), int(low)]
+    except ValueError:
+        raise fail(f"--band {text!r}: expected LOW-HIGH, e.g. 6-9") from None
+
+
+def _variant_flags(game: str, variant: list[str] | None, tune: list[str] | None,
+                   target: list[str] | None) -> tuple[list[str], Target | None]:
+    """The --variant flags, plus one per --tune combination (after the baseline)."""
+    flags = list(variant or [])
+    if not tune:
+        if target:
+            raise fail("--target needs --tune: the option values to search")
+        return flags, None
+    aim = parse_target(target or [])
+    if not flags:
+        flags = ["defaults:"]
+    for name, overrides in grid_variants(game, tune):
+        flags.append(name + ":" + ",".join(f"{k}={v}" for k, v in overrides.items()))
+    return flags, aim
+
+
+def _run(study: Study, workers: int, out: Path | None, as_json: bool,
+         target: Target | None = None, backend: str = "processes",
+         address: str | None = None) -> None:
+    if not 1 <= workers <= MAX_WORKERS:
+        raise fail(f"--workers {workers}: use 1..{MAX_WORKERS}")
+    if backend not in ("processes", "ray"):
+        raise fail(f"--backend {backend!r}: use processes or ray")
+    if address is not None and backend != "ray":
+        raise fail("--address is for --backend ray")
+    label = "Perils & Pathways" if study.game == "perils" else "Adventure Cards"
+    with progress_bar(not as_json, f"{label}: {len(study.variants)} variants") as progress:
+        run = run_study(study, workers=workers, progress=progress,
+                        precise_enough=precise_enough if study.precision else None,
+                        backend=backend, address=address)
+    if not any(run.games.values()):
+        raise fail("the study was stopped before any game finished: nothing to report")
+    summary = measure(run)
+    if target is not None:
+        summary["tuning"] = {"target": target.to_json(), "ranking": rank(summary, target)}
+    folder = out or Path("studies") / f"{study.game}-{study.seed}"
+    report = write_report(run, summary, folder)
+    if as_json:
+        typer.echo(json.dumps(summary, indent=1))
+        return
+    console().print(_headline(summary))
+    if target is not None:
+        best = summary["tuning"]["ranking"][0]
+        console().print(f"Closest to the target: [bold]{best['variant']}[/] "
+                        f"{best['options'] or '(defaults)'}, distance {best['distance']:.3f}")
+    if run.stopped == "interrupted":
+        console().print("[yellow]Stopped by Ctrl-C: the report covers the games played.[/]")
+    console().print(f"Report: {report}")
+
+
+def _pct(x: Any) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _headline(summary: dict[str, Any]) -> Table:
+    game = summary["study"]["game"]
+    table = Table(title="Balance study (95% intervals, same deals for every variant)")
+    for col in ("variant", "games", "Hero wins" if game == "perils" else "first player wins",
+                "interval", "vs baseline", "p (Holm)", "mean length"):
+        table.add_column(col)
+    diffs = {c["variant"]: c for c in summary["comparisons"]}
+    for name, m in summary["variants"].items():
+        w = m["win_rate"]
+        c = diffs.get(name)
+        vs = "baseline" if c is None else f"{100 * (c['win_rate']['diff'] or 0):+.1f} pts"
+        p = "" if c is None else f"{c['win_rate'].get('p_holm', 1):.3g}"
+        table.add_row(name, f"{m['games']:,}", _pct(w["rate"]),
+                      f"{_pct(w['ci_low'])}–{_pct(w['ci_high'])}", vs, p,
+                      f"{m['length']['mean'] or 0:.2f}")
+    return table
+
+
+@balance_app.command("perils")
+@handle_errors
+def balance_perils(
+    variant: VariantOpt = None, study_file: StudyOpt = None, n: GamesOpt = None,
+    seed: SeedOpt = None, workers: WorkersOpt = 1, out: OutOpt = None, as_json: JsonOpt = False,
+    precision: PrecisionOpt = None, band: BandOpt = None, detect: DetectOpt = 0.02,
+    option: OptionOpt = None, tune: TuneOpt = None, target: TargetOpt = None,
+    backend: BackendOpt = "processes", address: AddressOpt = None,
+    hero: Annotated[str, typer.Option("--hero", help="Computer Hero.")] = "rulebased",
+    teller: Annotated[str, typer.Option("--teller", help="Computer Teller.")] = "teller",
+) -> None:
+    """Perils & Pathways: the Hero's win rate, survival by round, causes of loss, per variant."""
+    flags, aim = _variant_flags("perils", variant, tune, target)
+    if study_file is not None:
+        study = load_study_file(study_file, game="perils", games=n, seed=seed)
+    else:
+        study = study_from_flags(
+            "perils", flags, players=[hero, teller], games=n or 1000,
+            seed=pick_seed(seed), precision=precision, length_band=_band(band), detect=detect,
+            base_pairs=option or [])
+    _run(study, workers, out, as_json, aim, backend, address)
+
+
+@balance_app.command("adventure")
+@handle_errors
+def balance_adventure(
+    variant: VariantOpt = None, study_file: StudyOpt = None, n: GamesOpt = None,
+    seed: SeedOpt = None, workers: WorkersOpt = 1, out: OutOpt = None, as_json: JsonOpt = False,
+    precision: PrecisionOpt = None, band: BandOpt = None, detect: DetectOpt = 0.02,
+    option: OptionOpt = None, tune: TuneOpt = None, target: TargetOpt = None,
+    backend: BackendOpt = "processes", address: AddressOpt = None,
+    players: Annotated[str, typer.Option("--players", help="One computer player per seat, "
+                                         "comma separated.")] = "memory,memory,forgetful,random",
+) -> None:
+    """Adventure Cards: seat and player win shares, first-player edge, balance, lead changes."""
+    flags, aim = _variant_flags("adventure", variant, tune, target)
+    if study_file is not None:
+        study = load_study_file(study_file, game="adventure", games=n, seed=seed)
+    else:
+        specs = [p.strip() for p in players.split(",") if p.strip()]
+        study = study_from_flags(
+            "adventure", flags, players=specs, games=n or 1000, seed=pick_seed(seed),
+            precision=precision, length_band=_band(band), detect=detect,
+            base_pairs=option or [])
+    _run(study, workers, out, as_json, aim, backend, address)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(balance_app, name="balance")

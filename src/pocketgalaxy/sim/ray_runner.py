@@ -1,0 +1,110 @@
+"""Play scheduled games on a Ray cluster: the same jobs as `run_jobs`, the same results.
+
+Games travel in batches (`DEFAULT_BATCH` per task), large enough that Ray's per-task cost stays
+small beside the games, and each task runs `play_chunk`, the very function a local worker
+process runs. Every job carries its own seed, so the results (sorted by index) are identical to
+`run_jobs` with any `--workers`. Results stream back as tasks finish (`ray.wait`), so a caller's
+`sink` keeps them if the run is interrupted.
+
+`address=None` starts a private Ray instance in this process (for one machine); otherwise it
+joins the cluster at HOST:PORT (`ray start --head --port PORT` on the head node). Ray is an
+optional dependency (`pip install 'pocketgalaxy[cluster]'`).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from pocketgalaxy.core.errors import PocketGalaxyError
+from pocketgalaxy.sim.runner import GameResult, Job, ProgressFn, play_chunk
+
+DEFAULT_BATCH = 250
+MAX_IN_FLIGHT_PER_CPU = 4
+"""Tasks queued per cluster CPU: enough to keep every CPU busy, not the whole study at once."""
+
+
+def _ray() -> Any:
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no reporting home from a study
+    try:
+        import ray
+    except ModuleNotFoundError:
+        raise PocketGalaxyError(
+            "--backend ray needs Ray: pip install 'pocketgalaxy[cluster]' (or ray>=2.9)",
+            code="sim/no_ray") from None
+    return ray
+
+
+CONNECT_TIMEOUT_S = 5.0
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once when nothing listens at HOST:PORT (Ray itself retries for minutes)."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit() or not host:
+        raise PocketGalaxyError(f"bad --address {address!r}: expected HOST:PORT, e.g. "
+                                "10.0.0.5:6379", code="sim/bad_address")
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as exc:
+        raise PocketGalaxyError(
+            f"cannot reach the Ray cluster at {address}: {exc.strerror or exc} (start one with "
+            "`ray start --head --port PORT`)", code="sim/ray_unreachable") from exc
+
+
+@contextmanager
+def ray_session(address: str | None = None) -> Iterator[None]:
+    """Connect to Ray (or start a private instance) for the block, unless already connected."""
+    ray = _ray()
+    if ray.is_initialized():
+        yield
+        return
+    if address:
+        _check_reachable(address)
+    try:
+        if address:
+            ray.init(address=address, log_to_driver=False, include_dashboard=False)
+        else:
+            ray.init(log_to_driver=False, include_dashboard=False)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        raise PocketGalaxyError(f"cannot reach the Ray cluster at {address}: {exc}",
+                                code="sim/ray_unreachable") from exc
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def run_jobs_ray(
+    jobs: Sequence[Job], *, address: str | None = None, batch: int = DEFAULT_BATCH,
+    progress: ProgressFn | None = None,
+    sink: Callable[[list[GameResult]], None] | None = None,
+) -> list[GameResult]:
+    """Play `jobs` on Ray; results sorted by index, as `run_jobs` gives them."""
+    ray = _ray()
+    with ray_session(address):
+        task = ray.remote(play_chunk)
+        chunks = [list(jobs[i : i + batch]) for i in range(0, len(jobs), max(1, batch))]
+        limit = max(2, int(ray.cluster_resources().get("CPU", 1)) * MAX_IN_FLIGHT_PER_CPU)
+        results: list[GameResult] = []
+        pending: list[Any] = []
+        if progress:
+            progress(0, len(jobs))
+        next_chunk = 0
+        while next_chunk < len(chunks) or pending:
+            while next_chunk < len(chunks) and len(pending) < limit:
+                pending.append(task.remote(chunks[next_chunk]))
+                next_chunk += 1
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                part: list[GameResult] = ray.get(ref)
+                results.extend(part)
+                if sink:
+                    sink(part)
+                if progress:
+                    progress(len(results), len(jobs))
+    results.sort(key=lambda r: r.index)
+    return results

@@ -17,6 +17,7 @@ from typing import Any
 from pocketgalaxy.core.cards import card
 from pocketgalaxy.core.game import Action
 from pocketgalaxy.games.perils.content import Theme
+from pocketgalaxy.games.perils.odds import PerilOdds, odds_for_state
 from pocketgalaxy.games.perils.state import PerilsState
 
 ROLES = {0: "hero", 1: "teller", None: "watcher"}
@@ -123,6 +124,8 @@ class PerilsView:
     suggestions: tuple[str, ...] | None
     options: dict[str, Any]
     current_thing: str | None = None
+    odds: PerilOdds | None = None
+    """What the die must show and the chance, while a peril waits for its roll (odds.py)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -164,6 +167,7 @@ class PerilsView:
             "outcome": dict(self.outcome) if self.outcome else None,
             "suggestions": list(self.suggestions) if self.suggestions is not None else None,
             "options": dict(self.options),
+            "odds": self.odds.to_json() if self.odds else None,
         }
 
     def skill(self, suit: str) -> SkillView | None:
@@ -266,4 +270,9 @@ def build_view(
         suggestions=suggestions if teller else None,
         options=dict(options),
         current_thing=current_thing,
+        odds=odds_for_state(
+            phase=state.phase, current=state.current, difficulty=difficulty, levels=levels,
+            inventory=state.inventory, options=state.options, plan_channel=state.plan_channel,
+            plan_items=state.plan_items, judged_bonus=bonus, advantage=state.advantage,
+            stage=state.stage),
     )

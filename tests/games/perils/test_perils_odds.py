@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from perils_testkit import R, act, drain, new, take
+from perils_testkit import R, act, attempt, drain, new, take
 
 from pocketgalaxy.games.perils.actions import JudgePlan, MakePlan, Roll
 from pocketgalaxy.games.perils.odds import percent, roll_odds
@@ -51,8 +51,12 @@ def test_plan_moment_counts_no_bonus_now_and_every_usable_source_at_best() -> No
            "the die: 2 chances in 6 (33%)." in odds.words
     # Three sources are needed for the roll-twice; two are all this Hero has: not offered.
     assert odds.best_twice is None and "roll-twice" not in odds.words
-    # The same line in every seat's view (nothing hidden in it).
-    assert R.view(state, 1).odds == odds == R.view(state, None).odds
+    # The same numbers in every seat's view (nothing hidden in them); the others read about
+    # the Hero instead of "you".
+    teller, watcher = R.view(state, 1).odds, R.view(state, None).odds
+    assert teller is not None and teller == watcher
+    assert (teller.now, teller.best) == (odds.now, odds.best)
+    assert "the Hero needs 5 or more" in teller.words and "you" not in teller.words
 
 
 def test_impossible_even_with_every_bonus_is_said_plainly() -> None:
@@ -105,3 +109,15 @@ def test_no_odds_without_a_peril_waiting() -> None:
     state = new(draw=("9C", "JD"))
     assert state.phase == "describe" and R.view(state, 0).odds is None
     assert R.view(state, 0).to_json()["odds"] is None
+
+
+def test_wounds_are_the_damage_still_carried_after_healing() -> None:
+    # Fail the 8S peril (die 1 + 0), then take the 5H healing gift.
+    state, _ = take(new(draw=("8S", "5C", "5H", "7C"), rolls=(1,)), 0)
+    state, _ = attempt(state)
+    view = R.view(state, 0)
+    assert (view.health, view.damage, view.wounds) == (2, ("8S",), ("8S",))
+    state, _ = take(state, 0)
+    view = R.view(state, 0)
+    assert (view.health, view.damage, view.wounds) == (3, ("8S",), ())
+    assert view.to_json()["wounds"] == [] and view.to_json()["damage"] == ["8S"]

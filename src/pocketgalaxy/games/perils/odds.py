@@ -122,8 +122,9 @@ class PerilOdds:
 def odds_for_state(*, phase: str, current: str | None, difficulty: int | None,
                    levels: dict[str, int], inventory: list[str], options: PerilsOptions,
                    plan_channel: str | None, plan_items: list[str], judged_bonus: int,
-                   advantage: bool, stage: str) -> PerilOdds | None:
-    """The odds for the peril in play, or None when no roll is ahead."""
+                   advantage: bool, stage: str, hero: bool = True) -> PerilOdds | None:
+    """The odds for the peril in play, or None when no roll is ahead. `hero`: the words speak
+    to the Hero ("you need"); otherwise about the Hero ("the Hero needs")."""
     if current is None or difficulty is None or phase not in ("plan", "judge", "roll"):
         return None
     strict = options.success_comparison == ">"
@@ -150,8 +151,21 @@ def odds_for_state(*, phase: str, current: str | None, difficulty: int | None,
     if best is not None and threshold is not None and (
             options.teller_policy == "human" or sources >= threshold):
         twice = roll_odds(difficulty, best.bonus, advantage=True, strict=strict)
-    return PerilOdds(phase, now, best, odds_words(phase, now, best, twice,
-                                                  showdown=stage == "showdown"), twice)
+    words = odds_words(phase, now, best, twice, showdown=stage == "showdown")
+    if not hero:
+        words = about_the_hero(words)
+    return PerilOdds(phase, now, best, words, twice)
+
+
+_ABOUT = (("you need", "the Hero needs"), ("you could earn", "the Hero could earn"),
+          ("you can use", "the Hero can use"))
+
+
+def about_the_hero(words: str) -> str:
+    """The Teller's and watchers' wording of the Hero's line."""
+    for mine, theirs in _ABOUT:
+        words = words.replace(mine, theirs)
+    return words
 
 
 def _chance_words(odds: RollOdds) -> str:

@@ -126,6 +126,9 @@ class PerilsView:
     current_thing: str | None = None
     odds: PerilOdds | None = None
     """What the die must show and the chance, while a peril waits for its roll (odds.py)."""
+    wounds: tuple[str, ...] = ()
+    """The damage cards that still count: a healing gift closes the latest wound (PP-A5's
+    count model), so `damage` is the history and `wounds` what the Hero carries now."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -168,6 +171,7 @@ class PerilsView:
             "suggestions": list(self.suggestions) if self.suggestions is not None else None,
             "options": dict(self.options),
             "odds": self.odds.to_json() if self.odds else None,
+            "wounds": list(self.wounds),
         }
 
     def skill(self, suit: str) -> SkillView | None:
@@ -274,5 +278,12 @@ def build_view(
             phase=state.phase, current=state.current, difficulty=difficulty, levels=levels,
             inventory=state.inventory, options=state.options, plan_channel=state.plan_channel,
             plan_items=state.plan_items, judged_bonus=bonus, advantage=state.advantage,
-            stage=state.stage),
+            stage=state.stage, hero=seat == 0),
+        wounds=_wounds(state.damage, state.health, max_health),
     )
+
+
+def _wounds(damage: list[str], health: int, max_health: int) -> tuple[str, ...]:
+    """The latest damage cards, one per missing health point (never more than were taken)."""
+    missing = min(len(damage), max(0, max_health - health))
+    return tuple(damage[len(damage) - missing:]) if missing else ()

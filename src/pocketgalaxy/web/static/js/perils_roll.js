@@ -123,11 +123,13 @@ export function createRollPanel({ skillName, itemName, isHero, strict, onAnnounc
     if (had) document.getElementById("turn-status")?.focus({ preventScroll: true });
   }
 
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && shown) {
-      event.preventDefault();
-      dismiss();
-    }
+  // Escape dismisses it from anywhere on the page, except while typing (a description, a plan).
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !shown || node.hidden) return;
+    const t = event.target;
+    if (t instanceof HTMLTextAreaElement || (t instanceof HTMLInputElement && t.type === "text")) return;
+    event.preventDefault();
+    dismiss();
   });
 
   function offer(roll) {

@@ -134,14 +134,38 @@ def test_impossible_attempt_is_said_plainly(live_server: Any, new_page: Any) -> 
         in text
 
 
-def test_pinned_roll_panel_numbers_story_and_dismissal(live_server: Any, new_page: Any) -> None:
+def _pinned_roll() -> tuple[Session, list[dict[str, Any]], dict[str, Any]]:
+    """5C against Agility 4, Strength channelled (approved), the pinned die 4: 4 + 1 = 5."""
     session = _session(("5C", "4H", "9S", "8D"), rolls=(4,), teller_policy="approve_all")
     _describe_and_take(session)
     before = _message(session, 0)
     session.act(0, MakePlan("D", (), "I shove it aside with all my strength."))
     planned = _message(session, 0)
-    session.act(0, session.legal_actions(0)[0])  # Roll: the pinned 4, + 1 for Strength
-    after = _message(session, 0)
+    session.act(0, session.legal_actions(0)[0])  # Roll
+    return session, [before, planned], _message(session, 0)
+
+
+def test_the_die_tumbles_before_the_result_unless_motion_is_reduced(live_server: Any,
+                                                                     browser: Any) -> None:
+    _, before, after = _pinned_roll()
+    context = browser.new_context(viewport={"width": 1280, "height": 800},
+                                  reduced_motion="no-preference")
+    try:
+        page = context.new_page()
+        _render(page, live_server.url, before, 0)
+        page.evaluate("([m]) => window.__table.render(m)", [after])
+        state = page.evaluate("""() => { const p = document.getElementById('roll-panel');
+            return [p.classList.contains('rolling'), p.querySelector('.roll-result').hidden]; }""")
+        assert state == [True, True]  # tumbling; the verdict waits for the die
+        page.wait_for_selector("#roll-panel[data-revealed='1']", timeout=5000)
+        assert page.locator("#roll-verdict").is_visible()
+        assert "rolling" not in (page.locator("#roll-panel").get_attribute("class") or "")
+    finally:
+        context.close()
+
+
+def test_pinned_roll_panel_numbers_story_and_dismissal(live_server: Any, new_page: Any) -> None:
+    session, (before, planned), after = _pinned_roll()
     rolled = next(e for e in after["events"] if e["type"] == "DieRolled")
     assert (rolled["values"], rolled["bonus"], rolled["total"]) == ([4], 1, 5)
     story = next(e for e in after["events"] if e["type"] == "PerilSucceeded")["story"]

@@ -191,8 +191,8 @@ def test_pinned_roll_panel_numbers_story_and_dismissal(live_server: Any, new_pag
     assert panel.is_hidden()
 
 
-def test_end_screen_shows_the_whole_maze_face_up_with_the_path(live_server: Any,
-                                                               new_page: Any) -> None:
+def test_end_screen_shows_the_whole_maze_face_up_with_the_path(live_server: Any, new_page: Any,
+                                                               output_dir: Any) -> None:
     agents = {0: make_agent("perils", "rulebased", 0, 2, seed=3),
               1: make_agent("perils", "teller", 1, 2, seed=4)}
     session = Session(get_game("perils"), {"pathways_per_round": 3}, seed=21, agents=agents)
@@ -212,6 +212,8 @@ def test_end_screen_shows_the_whole_maze_face_up_with_the_path(live_server: Any,
         "(nodes) => nodes.map((n) => n.dataset.card)")
     assert others == unchosen
     assert page.locator("#maze .card-back").count() == 0
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.locator("#maze").screenshot(path=str(output_dir / "perils-maze-1280.png"))
 
 
 # -- a live game: two people, the real server -----------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from pocketgalaxy.core.cards import card
@@ -127,6 +128,18 @@ def odds_for_state(*, phase: str, current: str | None, difficulty: int | None,
     to the Hero ("you need"); otherwise about the Hero ("the Hero needs")."""
     if current is None or difficulty is None or phase not in ("plan", "judge", "roll"):
         return None
+    # Views are built at every decision of a simulation: memoise on everything the odds read.
+    return _odds(phase, current, difficulty, tuple(sorted(levels.items())), tuple(inventory),
+                 options, plan_channel, tuple(plan_items), judged_bonus, advantage, stage, hero)
+
+
+@lru_cache(maxsize=4096)
+def _odds(phase: str, current: str, difficulty: int, level_items: tuple[tuple[str, int], ...],
+          inventory_codes: tuple[str, ...], options: PerilsOptions, plan_channel: str | None,
+          plan_items: tuple[str, ...], judged_bonus: int, advantage: bool, stage: str,
+          hero: bool) -> PerilOdds:
+    levels = dict(level_items)
+    inventory = list(inventory_codes)
     strict = options.success_comparison == ">"
     extra = levels[_suit(current)] if options.skill_adds_to_roll else 0
     sources = 0

@@ -63,6 +63,34 @@ def _health_bar(health: int, max_health: int) -> Text:
     return t
 
 
+def _heart_words(view: Any, heart: Any) -> str:
+    """What the heart card is under these options (PP-A4): an anchor, a fourth skill, or the
+    source of starting health."""
+    label = " ".join(lookup(c).label for c in heart.base)
+    you, your = ("you", "your") if view.role == "hero" else ("the Hero", "the Hero's")
+    if view.options.get("heart_is_skill"):
+        return f"Heart card {label}: {heart.name}, a skill {you} may channel; wounds tuck under it."
+    if view.options.get("start_health") == "heart_card_value":
+        return f"Heart card {label}: set {your} starting health; wounds tuck under it."
+    return f"Heart card {label}: wounds tuck under it; its value is not {your} health."
+
+
+def _archetype_cards(codes: Any, theme: Theme, options: dict[str, Any]) -> Text:
+    """`Strength 2♦ · Agility 4♣ · Piloting 6♠ · heart card 3♥`: a skill per card, and the heart
+    card named as what it is, so its number never reads like health."""
+    parts = []
+    for code in codes:
+        c = lookup(code)
+        suit = c.suit.value if c.suit is not None else ""
+        if suit == "H" and not options.get("heart_is_skill"):
+            name = "heart card"
+        else:
+            skill = theme.skills.get(suit)
+            name = skill.name if skill else "item"
+        parts.append(Text.assemble(f"{name} ", playing_card(code)))
+    return Text(" · ").join(parts)
+
+
 class PerilsScreen:
     """Screens and prompts for Perils & Pathways (either seat)."""
 
@@ -118,13 +146,14 @@ class PerilsScreen:
         return t
 
     def _hero_panel(self, view: Any, theme: Theme | None) -> Panel:
+        heart_skill = bool(view.options.get("heart_is_skill"))
         skills = Table(box=None, show_header=True, pad_edge=False)
         skills.add_column("skill")
         skills.add_column("card")
         skills.add_column("gained")
         skills.add_column("level", justify="right")
         for s in view.skills:
-            if s.suit == "H":
+            if s.suit == "H" and not heart_skill:
                 continue
             name = Text.assemble(suit_symbol(s.suit), f" {s.name}")
             base = Text(" ").join([playing_card(c) for c in s.base]) if s.base else Text("-")
@@ -139,10 +168,15 @@ class PerilsScreen:
                 Text(item.blurb, style="dim"),
             )
         health = Text.assemble(("Health ", "bold"), _health_bar(view.health, view.max_health))
-        if view.damage:
-            health.append("  damage: ")
-            health.append(Text(" ").join([playing_card(c) for c in view.damage]))
+        # Only the wounds still carried; every earlier one is in the log (healing closes one).
+        wounds = list(getattr(view, "wounds", ()))
+        if wounds:
+            health.append(f"  wound{'s' if len(wounds) != 1 else ''}: ")
+            health.append(Text(" ").join([playing_card(c) for c in wounds]))
+        heart = view.skill("H")
         body: list[RenderableType] = [skills, health]
+        if heart is not None and heart.base:
+            body.append(Text(_heart_words(view, heart), style="dim"))
         body.append(
             Text("Items:", style="bold") if view.items else Text("Items: none", style="dim")
         )
@@ -175,13 +209,19 @@ class PerilsScreen:
         if view.current_kind in ("peril", "big_bad") and c.suit is not None:
             skill = view.skill(c.suit.value)
             level = skill.level if skill else 0
+            whose = "your" if view.role == "hero" else "the Hero's"
             line.append(
-                f"tests {skill.name if skill else c.suit.value} (your level {level}) "
+                f"tests {skill.name if skill else c.suit.value} ({whose} level {level}) "
                 f"at difficulty {view.difficulty}"
             )
         elif view.current_kind:
             line.append(view.current_kind)
         body: list[RenderableType] = [line]
+        odds = getattr(view, "odds", None)
+        if odds is not None:
+            # The same line as the web table (games/perils/odds.py).
+            impossible = (odds.best or odds.now).impossible
+            body.append(Text(odds.words, style="bold red" if impossible else "bold"))
         plan = view.plan
         if plan is not None:
             used = [item_name(theme, x) for x in plan.items]
@@ -266,7 +306,8 @@ class PerilsScreen:
         table = Table(title="Choose your archetype", box=None)
         for i, aid in enumerate(ids, 1):
             arch = theme.archetype(aid) if theme else None
-            cards = Text(" ").join([playing_card(c) for c in arch.cards]) if arch else Text("")
+            cards = (_archetype_cards(arch.cards, theme, view.options) if arch and theme
+                     else Text(""))
             table.add_row(
                 f"{i}.",
                 Text(arch.name if arch else aid, style="bold"),

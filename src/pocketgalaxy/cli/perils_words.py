@@ -13,7 +13,7 @@ from typing import Any
 from pocketgalaxy.cli.cards import card_label
 from pocketgalaxy.core.cards import card as lookup
 from pocketgalaxy.core.game import Event
-from pocketgalaxy.games.perils.story import narrate_event
+from pocketgalaxy.games.perils.story import end_sentence, narrate_event
 
 SENSE_WORDS = {
     "sight": "sight only",
@@ -206,7 +206,7 @@ def _rest(e: Any, kind: str, theme: Any, count: int) -> str | None:
         return (
             f"The Hero survives the showdown with {e.health} health and "
             f"{e.defeated} Big Bad{'s' if e.defeated != 1 else ''} defeated, and wins "
-            f"the prize: {e.prize}!"
+            + end_sentence(f"the prize: {e.prize}", "!")
         )
     if kind == "GameLost":
         return f"The Hero is lost: {str(e.reason).replace('_', ' ')}."

@@ -51,6 +51,13 @@ def reveal_story(theme: Theme, thing: Thing, code: str, kind: str, difficulty: i
     return f"{line} ({card_facts(theme, code, kind, difficulty)}.)"
 
 
+def end_sentence(text: str, mark: str = ".") -> str:
+    """`text` closed by `mark` unless it already ends a sentence: theme texts (prizes, stories)
+    are whole sentences, and a template adding "!" after one made "...mapped.!"."""
+    text = text.rstrip()
+    return text if text.endswith((".", "!", "?", "\u2026")) else text + mark
+
+
 def roll_words(values: tuple[int, ...], bonus: int, total: int, difficulty: int,
                strict: bool, skill_level: int = 0) -> str:
     """`rolled 4 + 1 = 5, needed 7` (advantage: `rolled 2 and 5, kept 5 + 1 = 6, …`)."""
@@ -158,7 +165,7 @@ def narrate_event(event: Event, theme: Theme) -> str | None:
         case ev.ShowdownBegan():
             return "The maze ends. The Big Bads wait."
         case ev.GameWon(prize=prize):
-            return f"You survive, and claim the prize: {prize}"
+            return end_sentence(f"You survive, and claim the prize: {prize}")
         case ev.GameLost(reason=reason):
             return f"The adventure ends here ({reason.replace('_', ' ')})."
     return None

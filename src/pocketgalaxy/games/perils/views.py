@@ -17,6 +17,7 @@ from typing import Any
 from pocketgalaxy.core.cards import card
 from pocketgalaxy.core.game import Action
 from pocketgalaxy.games.perils.content import Theme
+from pocketgalaxy.games.perils.odds import PerilOdds, odds_for_state
 from pocketgalaxy.games.perils.state import PerilsState
 
 ROLES = {0: "hero", 1: "teller", None: "watcher"}
@@ -123,6 +124,11 @@ class PerilsView:
     suggestions: tuple[str, ...] | None
     options: dict[str, Any]
     current_thing: str | None = None
+    odds: PerilOdds | None = None
+    """What the die must show and the chance, while a peril waits for its roll (odds.py)."""
+    wounds: tuple[str, ...] = ()
+    """The damage cards that still count: a healing gift closes the latest wound (PP-A5's
+    count model), so `damage` is the history and `wounds` what the Hero carries now."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -164,6 +170,8 @@ class PerilsView:
             "outcome": dict(self.outcome) if self.outcome else None,
             "suggestions": list(self.suggestions) if self.suggestions is not None else None,
             "options": dict(self.options),
+            "odds": self.odds.to_json() if self.odds else None,
+            "wounds": list(self.wounds),
         }
 
     def skill(self, suit: str) -> SkillView | None:
@@ -266,4 +274,16 @@ def build_view(
         suggestions=suggestions if teller else None,
         options=dict(options),
         current_thing=current_thing,
+        odds=odds_for_state(
+            phase=state.phase, current=state.current, difficulty=difficulty, levels=levels,
+            inventory=state.inventory, options=state.options, plan_channel=state.plan_channel,
+            plan_items=state.plan_items, judged_bonus=bonus, advantage=state.advantage,
+            stage=state.stage, hero=seat == 0),
+        wounds=_wounds(state.damage, state.health, max_health),
     )
+
+
+def _wounds(damage: list[str], health: int, max_health: int) -> tuple[str, ...]:
+    """The latest damage cards, one per missing health point (never more than were taken)."""
+    missing = min(len(damage), max(0, max_health - health))
+    return tuple(damage[len(damage) - missing:]) if missing else ()

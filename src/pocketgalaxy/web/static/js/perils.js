@@ -4,15 +4,25 @@
 // (the computer's suggestion one click away) and, with teller_policy "human", judges plans.
 // Every text a person typed is shown with textContent only.
 
-import { cardBack, cardLabel, playingCard, suitColor, suitSymbol } from "./cards.js";
+import { cardBack, cardLabel, parseCode, playingCard, suitSymbol } from "./cards.js";
 import { api, el, groupByIndex, keepFocus, replace, showError } from "./util.js";
 import { judgeDefaults, judgementBlock, rubricSummary } from "./perils_judgement.js";
+import { createRollPanel, rollOf } from "./perils_roll.js";
+import { mazeBlock } from "./perils_maze.js";
+import { heroParts, suitGlyph } from "./perils_hero.js";
 
 // Why a game was lost, in words (the rules report a stable reason code).
 const LOSS_REASONS = {
   zero_health_in_showdown: "health ran out in the showdown",
   big_bad_not_defeated: "a Big Bad was not defeated",
 };
+
+// A theme text is a whole sentence: close it with `mark` only when it has no mark of its own
+// (the same rule as games/perils/story.py end_sentence; "mapped.!" came from adding one blindly).
+export function endSentence(text, mark = ".") {
+  const t = String(text).trimEnd();
+  return /[.!?\u2026]$/.test(t) ? t : `${t}${mark}`;
+}
 
 const MAX_DESCRIPTION = 400;
 const MAX_PLAN = 2000;
@@ -27,6 +37,17 @@ const TOLD_WORDS = {
   sight: "Sight: the pathways are told by what can be seen",
   sound: "Sound: the pathways are told by what can be heard",
   smell: "Smell: the pathways are told by what can be smelt",
+};
+// "Your move: ..." in the mover's own words.
+const YOUR_MOVE = {
+  archetype: "choose your archetype",
+  describe: "describe the pathways",
+  choose: "take a pathway",
+  plan: "make your plan",
+  judge: "judge the Hero's plan",
+  roll: "roll the die",
+  lose_levels: "choose the skill levels to lose",
+  shuffle_back: "pick the cards that go back",
 };
 const PHASE_WORDS = {
   archetype: "The Hero chooses an archetype",
@@ -48,6 +69,8 @@ export function createTable(root, ctx) {
     judge: { channel: true, items: new Set(), advantage: false, key: null },
     events: new Map(),
     themes: null,
+    seenIndex: null, // the highest action index already shown (null before the first message)
+    itemNames: new Map(), // item code -> name, remembered (a spent item leaves the view)
   };
 
   const status = el("p", { class: "turn-status", id: "turn-status", role: "status", tabindex: "-1", aria: { live: "polite" } });
@@ -60,19 +83,30 @@ export function createTable(root, ctx) {
   const hero = el("div", { class: "hero", id: "hero" });
   const tableInfo = el("div", { class: "table-info", id: "table-info" });
   const log = el("ol", { class: "log", id: "log", aria: { label: "What happened" } });
+  // New events and narration, read out politely by screen readers (the log itself is silent).
+  const announcer = el("div", { class: "visually-hidden", id: "pp-announce", aria: { live: "polite", atomic: "false" } });
+  const rollPanel = createRollPanel({
+    skillName: (suit) => skillName(suit),
+    itemName: (code) => itemName(code),
+    isHero: () => ctx.seat === 0 && !ctx.readonly,
+    strict: () => view().options?.success_comparison === ">",
+    // The verdict joins what the live region is reading (after the die stops, with motion).
+    onAnnounce: (text) => { announcer.textContent = `${announcer.textContent} ${text}`.trim(); },
+  });
+  const mainTitle = el("h2", { id: "main-title", text: "The way ahead" });
 
   replace(root,
     el("div", { class: "pp-layout" },
       el("section", { class: "panel area-status", aria: { label: "Round" } }, status, senseLine),
       el("section", { class: "panel area-main", aria: { labelledby: "main-title" } },
-        el("h2", { id: "main-title", text: "The way ahead" }),
+        mainTitle, rollPanel.node,
         current, pathways, errorBox, controls),
       el("section", { class: "panel area-hero", aria: { labelledby: "hero-title" } },
         el("h2", { id: "hero-title", text: "The Hero" }), hero),
       el("section", { class: "panel area-table", aria: { labelledby: "table-title" } },
         el("h2", { id: "table-title", text: "The table" }), tableInfo),
       el("section", { class: "panel area-log", aria: { labelledby: "log-title" } },
-        el("h2", { id: "log-title", text: "Log" }), log)));
+        el("h2", { id: "log-title", text: "Log" }), log)), announcer);
 
   api("GET", "/api/themes").then((data) => {
     state.themes = Array.isArray(data) ? data : data?.themes || Object.entries(data || {}).map(([id, t]) => ({ id, ...t }));
@@ -107,9 +141,11 @@ export function createTable(root, ctx) {
   }
 
   function itemName(code) {
-    const item = (view().items || []).find((i) => i.code === code);
-    return item ? `${item.name} (${cardLabel(code)})` : cardLabel(code);
+    const name = state.itemNames.get(code);
+    return name ? `${name} (${cardLabel(code)})` : cardLabel(code);
   }
+
+  const heartIsSkill = () => Boolean(view().options?.heart_is_skill);
 
   function positionName(i, count) {
     const names = POSITION_NAMES[count];
@@ -143,15 +179,17 @@ export function createTable(root, ctx) {
     const msg = state.msg;
     root.dataset.phase = v.phase || "";
     root.dataset.role = v.role || "";
-    const stage = v.stage === "showdown" ? "Showdown" : `Round ${v.round || 0}`;
+    // Rounds count from 1 (the rules' own count); before the first one there is no round yet.
+    const stage = v.stage === "showdown" ? `Showdown, round ${v.round}` : v.round ? `Round ${v.round}` : "Setting out";
     let turn;
     if (msg.status === "over") turn = "The adventure is over.";
-    else if (legal().length) turn = `Your move: ${PHASE_WORDS[v.phase]?.toLowerCase() || v.phase}.`;
+    else if (legal().length) turn = `Your move: ${YOUR_MOVE[v.phase] || PHASE_WORDS[v.phase]?.toLowerCase() || v.phase}.`;
     else turn = `${PHASE_WORDS[v.phase] || v.phase}${v.to_act === null || v.to_act === undefined ? "" : ` (${ctx.seatName(v.to_act)})`}.`;
     status.textContent = `${stage}. ${turn}`;
     const senseWords = v.role === "teller" ? SENSE_WORDS : TOLD_WORDS;
     replace(senseLine, v.sense ? el("span", { class: "sense", text: senseWords[v.sense] || v.sense }) : null,
       " ", el("span", { class: "muted small", text: `${v.theme_title || ""}${v.role ? `; you are ${v.role === "watcher" ? "watching" : `the ${v.role}`}` : ""}` }));
+    mainTitle.textContent = v.phase === "over" ? "The maze" : "The way ahead";
     renderCurrent(v);
     renderPathways(v);
     renderControls(v);
@@ -161,6 +199,10 @@ export function createTable(root, ctx) {
   }
 
   function renderCurrent(v) {
+    if (v.phase === "over") {
+      replace(current, mazeBlock(v, orderedEvents()));
+      return;
+    }
     if (!v.current) {
       replace(current);
       return;
@@ -175,7 +217,18 @@ export function createTable(root, ctx) {
       if (v.current_kind === "peril" || v.current_kind === "big_bad") bits.push(`, testing ${skillName(v.current.slice(-1))}`);
       text = `${bits.join("")}.`;
     }
-    replace(current, playingCard(v.current), el("p", { class: "story", text }), renderPlan(v));
+    replace(current, playingCard(v.current), el("p", { class: "story", text }), oddsLine(v), renderPlan(v));
+  }
+
+  // What the die must show, and the chance (games/perils/odds.py: the same line as the terminal).
+  function oddsLine(v) {
+    const odds = v.odds;
+    if (!odds) return null;
+    const hopeless = (odds.best || odds.now).impossible;
+    return el("p", {
+      class: `odds-line${hopeless ? " impossible" : ""}`, id: "odds-line",
+      dataset: { needed: String(odds.now.needed ?? ""), bestNeeded: String(odds.best?.needed ?? ""), impossible: hopeless ? "1" : "0" },
+    }, el("strong", { text: hopeless ? "No chance: " : "To succeed: " }), odds.words);
   }
 
   function revealedStory(code) {
@@ -263,7 +316,10 @@ export function createTable(root, ctx) {
     if (legalOf("ChooseLostLevels").length) parts.push(choiceList("Choose the skill levels to lose", legalOf("ChooseLostLevels"), v.levels_to_lose));
     if (legalOf("ChooseShuffleBack").length) parts.push(choiceList("Choose the lost cards that go back into the stack", legalOf("ChooseShuffleBack")));
     if (!parts.length && state.msg.status !== "over" && ctx.seat !== null && !ctx.readonly) {
-      parts.push(el("p", { class: "muted", text: `Waiting for ${v.to_act === ctx.seat ? "the server" : ctx.seatName(v.to_act)}\u2026` }));
+      // Choosing a pathway happens on the pathways themselves: say so rather than "waiting".
+      if (legalOf("ChoosePathway").length) parts.push(el("p", { class: "hint", id: "your-move-hint", text: "Your move: take one of the pathways above." }));
+      else if (v.to_act === ctx.seat && !legal().length) parts.push(el("p", { class: "muted", text: "Your move is being recorded\u2026" }));
+      else if (v.to_act !== ctx.seat) parts.push(el("p", { class: "muted", text: `Waiting for ${ctx.seatName(v.to_act)} (${roleName(v.to_act)})\u2026` }));
     }
     replace(controls, parts);
   }
@@ -276,11 +332,23 @@ export function createTable(root, ctx) {
         type: "button", class: "btn archetype", dataset: { action: JSON.stringify(a) },
         on: { click: () => send(a) },
       }, el("strong", { text: info?.name || a.archetype }));
-      if (info?.cards) btn.append(el("span", { class: "small", text: (Array.isArray(info.cards) ? info.cards : Object.values(info.cards)).map((c) => cardLabel(String(c))).join(" ") }));
+      if (info?.cards) btn.append(el("span", { class: "small", text: archetypeCards(info) }));
       if (info?.blurb) btn.append(el("span", { class: "blurb", text: info.blurb }));
       box.append(btn);
     }
     return el("div", {}, el("h3", { text: "Choose your archetype" }), box);
+  }
+
+  // "Strength 2♦ · Agility 4♣ · Piloting 6♠ · heart card 3♥": the heart card named as what it
+  // is, so its number never reads as health (health starts at the game's start_health).
+  function archetypeCards(info) {
+    const codes = (Array.isArray(info.cards) ? info.cards : Object.values(info.cards)).map(String);
+    const names = theme()?.skills || {};
+    return codes.map((c) => {
+      const suit = parseCode(c).suit;
+      const name = suit === "H" && !heartIsSkill() ? "heart card" : (names[suit]?.name || names[suit] || "");
+      return `${name} ${cardLabel(c)}`.trim();
+    }).join(" \u00b7 ");
   }
 
   function describeControls(v) {
@@ -325,8 +393,8 @@ export function createTable(root, ctx) {
         const id = `channel-${c ?? "none"}`;
         const input = el("input", { type: "radio", name: "channel", id, value: c ?? "", checked: (state.plan.channel ?? null) === c });
         input.addEventListener("change", () => { state.plan.channel = c; });
-        const label = c ? `${skillName(c)} (${suitSymbol(c)})` : "no skill";
-        return el("div", { class: "check-row" }, input, el("label", { for: id, text: label }));
+        const label = c ? el("label", { for: id }, `${skillName(c)} (`, suitGlyph(c), el("span", { class: "visually-hidden", text: suitSymbol(c) }), ")") : el("label", { for: id, text: "no skill" });
+        return el("div", { class: "check-row" }, input, label);
       }));
     const itemSet = el("fieldset", {}, el("legend", { text: "Use items (+1 each, spent after the roll)" }),
       items.length ? items.map((code) => {
@@ -392,34 +460,8 @@ export function createTable(root, ctx) {
   }
 
   function renderHero(v) {
-    const parts = [];
     const arch = v.archetype ? (v.archetype_name || archetypeInfo(v.archetype)?.name || v.archetype) : "not chosen yet";
-    parts.push(el("p", {}, el("strong", { text: "Archetype: " }), arch));
-    const hearts = el("div", { class: "health", role: "img", aria: { label: `Health ${v.health} of ${v.max_health}` } });
-    for (let i = 0; i < Math.max(v.max_health || 0, v.health || 0); i += 1) {
-      hearts.append(el("span", { class: `heart${i < v.health ? "" : " empty"}`, aria: { hidden: "true" }, text: "\u2665" }));
-    }
-    hearts.append(el("span", { class: "small muted", text: ` ${v.health}/${v.max_health}` }));
-    parts.push(hearts);
-    const skills = el("div", { class: "skills" });
-    for (const s of v.skills || []) {
-      const base = (s.base || [])[0];
-      skills.append(el("div", { class: "skill", dataset: { suit: s.suit }, role: "group", aria: { label: `${s.name}: level ${s.level}${(s.tucked || []).length ? `, ${s.tucked.length} gained` : ""}` } },
-        base ? playingCard(base) : el("span", { text: suitSymbol(s.suit), style: `color:${suitColor(s.suit)}` }),
-        el("div", {},
-          el("div", { class: "small", text: `${suitSymbol(s.suit)} ${s.name}` }),
-          el("div", { class: "level", text: String(s.level) }),
-          s.suit === "H" ? el("div", { class: "small muted", text: `wounds: ${(v.damage || []).length}` }) : null,
-          (s.tucked || []).length ? el("div", { class: "small muted", text: `+${s.tucked.length} gained` }) : null)));
-    }
-    parts.push(skills);
-    parts.push(el("h3", { text: "Items" }));
-    const items = v.items || [];
-    parts.push(items.length
-      ? el("ul", { class: "items" }, items.map((i) => el("li", { class: "item", dataset: { card: i.code } }, playingCard(i.code),
-        el("div", {}, el("div", { class: "item-name", text: i.name }), el("div", { class: "small muted", text: i.blurb || "" })))))
-      : el("p", { class: "muted small", text: "No items yet." }));
-    replace(hero, parts);
+    replace(hero, heroParts(v, arch, heartIsSkill()));
   }
 
   function renderTable(v) {
@@ -476,16 +518,20 @@ export function createTable(root, ctx) {
       case "HealthReset": return `Back on your feet with ${e.health} health.`;
       case "ShowdownBegan": return "The showdown begins: the Big Bads are here.";
       case "BigBadFaced": return `Big Bad ${L(e.card)}: ${e.result}. ${e.remaining} left.`;
-      case "GameWon": return `The Hero won the Prize${e.prize ? `: ${e.prize}` : ""}!`;
+      case "GameWon": return e.prize ? `The Hero won the Prize: ${endSentence(e.prize, "!")}` : "The Hero won the Prize!";
       case "GameLost": return `The Hero is lost: ${LOSS_REASONS[e.reason] || String(e.reason).replaceAll("_", " ")}.`;
       case "TurnTimedOut": return `Time ran out for ${ctx.seatName(e.seat)}: a computer player moved for them.`;
       default: return null;
     }
   }
 
-  function renderLog() {
+  function orderedEvents() {
     const keys = [...state.events.keys()].sort((a, b) => a - b);
-    const lines = keys.flatMap((k) => state.events.get(k)).map(words).filter(Boolean);
+    return keys.flatMap((k) => state.events.get(k));
+  }
+
+  function renderLog() {
+    const lines = orderedEvents().map(words).filter(Boolean);
     replace(log, lines.slice(-80).map((line) => el("li", { text: line })));
     log.scrollTop = log.scrollHeight;
   }
@@ -494,12 +540,32 @@ export function createTable(root, ctx) {
     for (const [k, list] of groupByIndex(msg.events)) state.events.set(k, list);
   }
 
+  // Groups newer than what this page already showed: the roll to present and lines to announce.
+  function fresh(msg) {
+    const before = state.seenIndex;
+    const keys = [...groupByIndex(msg.events).keys()].filter((k) => before !== null && k > before).sort((a, b) => a - b);
+    const top = Math.max(before ?? -1, ...[...state.events.keys()]);
+    state.seenIndex = Number.isFinite(top) ? top : -1;
+    return keys;
+  }
+
+  function announce(lines) {
+    if (!lines.length) return;
+    // Replace the text (not append): a polite region reads the new text once.
+    announcer.textContent = lines.slice(-6).join(" ");
+  }
+
   return {
     render(msg) {
       absorb(msg);
+      for (const i of msg.view?.items || []) state.itemNames.set(i.code, i.name);
+      const keys = fresh(msg);
       state.msg = msg;
       if (msg.type === "update") showError(errorBox, null);
       render();
+      announce(keys.flatMap((k) => state.events.get(k) || []).map(words).filter(Boolean));
+      const rolls = keys.map((k) => rollOf(state.events, k)).filter(Boolean);
+      if (rolls.length) rollPanel.offer(rolls[rolls.length - 1]);
     },
     // The log lines, for the replay page.
     words,

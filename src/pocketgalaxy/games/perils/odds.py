@@ -1,0 +1,231 @@
+"""What the die must show, and the chance of it (PP-R13, PP-R14, PP-R16, PP-A1, PP-A2, PP-A7).
+
+`roll_odds` is the one pure function every shell uses: from the difficulty, the flat bonus,
+advantage and the success comparison it gives the lowest die face that succeeds and the exact
+chance (`fractions.Fraction`). `odds_for_state` says which bonus counts at each moment of a peril:
+while planning, none yet and the most a plan could earn; while the Teller judges, the declared
+sources if all are approved; before the roll, the approved bonus (and advantage if granted).
+It reads only what the Hero already sees then (the face-up card, the skills, the items, the
+plan and its verdict), so it is safe in every seat's view. `odds_words` is the line people read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from pocketgalaxy.core.cards import card
+from pocketgalaxy.games.perils.options import PerilsOptions
+
+DIE_FACES = 6
+_SKILL_SUITS = ("D", "C", "S")
+
+
+@dataclass(frozen=True)
+class RollOdds:
+    """One roll's arithmetic. `needed` is the lowest face that succeeds (1 when any face does);
+    None when no face can. `ways` counts the faces of one die that succeed (0..6)."""
+
+    difficulty: int
+    bonus: int
+    advantage: bool
+    strict: bool
+    needed: int | None
+    ways: int
+    chance: Fraction
+
+    @property
+    def impossible(self) -> bool:
+        return self.ways == 0
+
+    @property
+    def certain(self) -> bool:
+        return self.ways == DIE_FACES
+
+    def to_json(self) -> dict[str, Any]:
+        return {"difficulty": self.difficulty, "bonus": self.bonus, "advantage": self.advantage,
+                "strict": self.strict, "needed": self.needed, "ways": self.ways,
+                "chance": [self.chance.numerator, self.chance.denominator],
+                "percent": percent(self.chance), "impossible": self.impossible,
+                "certain": self.certain}
+
+
+def roll_odds(difficulty: int, bonus: int, *, advantage: bool = False, strict: bool = False
+              ) -> RollOdds:
+    """The face a d6 must show so that face + bonus meets the difficulty (beats it if `strict`),
+    and the chance: k/6 with one die, 1 - (1 - k/6)^2 with two dice keeping the higher."""
+    lowest = difficulty - bonus + (1 if strict else 0)
+    needed = max(lowest, 1)
+    ways = max(0, DIE_FACES - needed + 1) if needed <= DIE_FACES else 0
+    one = Fraction(ways, DIE_FACES)
+    chance = 1 - (1 - one) ** 2 if advantage else one
+    return RollOdds(difficulty, bonus, advantage, strict, needed if ways else None, ways, chance)
+
+
+def percent(chance: Fraction) -> int:
+    """Whole percent, rounded half up (never 0 or 100 unless exactly so)."""
+    value = int(chance * 100 + Fraction(1, 2))
+    if chance > 0 and value == 0:
+        return 1
+    if chance < 1 and value == 100:
+        return 99
+    return value
+
+
+def _suit(code: str) -> str:
+    return "*" if code.startswith("JK") else code[-1]
+
+
+def best_bonus(peril: str, levels: dict[str, int], inventory: list[str],
+               options: PerilsOptions) -> tuple[int, int]:
+    """The most a plan could earn against `peril` and its number of sources: one channelled
+    skill (+1, or its level) and every usable item (+1 each), all approved (PP-R13, PP-A6,
+    PP-A8)."""
+    suits = _SKILL_SUITS + (("H",) if options.heart_is_skill else ())
+    peril_suit = _suit(peril)
+    best = (0, 0)
+    for channel in (None, *(s for s in suits if s != peril_suit)):
+        gain = sources = 0
+        if channel is not None:
+            gain = levels[channel] if options.channel_bonus == "level" else 1
+            sources = 1
+        if options.item_suit_restriction:
+            ok = {peril_suit, channel}
+            items = sum(1 for c in inventory if card(c).is_joker or _suit(c) in ok)
+        else:
+            items = len(inventory)
+        best = max(best, (gain + items, sources + items))
+    return best
+
+
+@dataclass(frozen=True)
+class PerilOdds:
+    """The odds shown while a peril waits for its roll. `now`: with what counts at this moment;
+    `best`: if every source that could still count is approved (None before the roll, when the
+    bonus is settled). `moment`: plan, judge or roll."""
+
+    moment: str
+    now: RollOdds
+    best: RollOdds | None
+    words: str
+    best_twice: RollOdds | None = None
+    """`best` rolled with two dice, when the rules let the Teller grant the roll-twice."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"moment": self.moment, "now": self.now.to_json(),
+                "best": self.best.to_json() if self.best else None,
+                "best_twice": self.best_twice.to_json() if self.best_twice else None,
+                "words": self.words}
+
+
+def odds_for_state(*, phase: str, current: str | None, difficulty: int | None,
+                   levels: dict[str, int], inventory: list[str], options: PerilsOptions,
+                   plan_channel: str | None, plan_items: list[str], judged_bonus: int,
+                   advantage: bool, stage: str, hero: bool = True) -> PerilOdds | None:
+    """The odds for the peril in play, or None when no roll is ahead. `hero`: the words speak
+    to the Hero ("you need"); otherwise about the Hero ("the Hero needs")."""
+    if current is None or difficulty is None or phase not in ("plan", "judge", "roll"):
+        return None
+    # Views are built at every decision of a simulation: memoise on everything the odds read.
+    return _odds(phase, current, difficulty, tuple(sorted(levels.items())), tuple(inventory),
+                 options, plan_channel, tuple(plan_items), judged_bonus, advantage, stage, hero)
+
+
+@lru_cache(maxsize=4096)
+def _odds(phase: str, current: str, difficulty: int, level_items: tuple[tuple[str, int], ...],
+          inventory_codes: tuple[str, ...], options: PerilsOptions, plan_channel: str | None,
+          plan_items: tuple[str, ...], judged_bonus: int, advantage: bool, stage: str,
+          hero: bool) -> PerilOdds:
+    levels = dict(level_items)
+    inventory = list(inventory_codes)
+    strict = options.success_comparison == ">"
+    extra = levels[_suit(current)] if options.skill_adds_to_roll else 0
+    sources = 0
+    if phase == "roll":
+        now = roll_odds(difficulty, judged_bonus + extra, advantage=advantage, strict=strict)
+        best = None
+    elif phase == "judge":
+        declared = len(plan_items)
+        if plan_channel is not None:
+            declared += levels[plan_channel] if options.channel_bonus == "level" else 1
+        sources = len(plan_items) + (plan_channel is not None)
+        now = roll_odds(difficulty, extra, strict=strict)
+        best = roll_odds(difficulty, declared + extra, strict=strict)
+    else:
+        most, sources = best_bonus(current, levels, inventory, options)
+        now = roll_odds(difficulty, extra, strict=strict)
+        best = roll_odds(difficulty, most + extra, strict=strict)
+    twice = None
+    # A person Teller may grant the roll-twice to any plan; the computer's policies need
+    # `advantage_threshold` approved sources (PP-A7).
+    threshold = options.advantage_threshold
+    if best is not None and threshold is not None and (
+            options.teller_policy == "human" or sources >= threshold):
+        twice = roll_odds(difficulty, best.bonus, advantage=True, strict=strict)
+    words = odds_words(phase, now, best, twice, showdown=stage == "showdown")
+    if not hero:
+        words = about_the_hero(words)
+    return PerilOdds(phase, now, best, words, twice)
+
+
+_ABOUT = (("you need", "the Hero needs"), ("you could earn", "the Hero could earn"),
+          ("you can use", "the Hero can use"))
+
+
+def about_the_hero(words: str) -> str:
+    """The Teller's and watchers' wording of the Hero's line."""
+    for mine, theirs in _ABOUT:
+        words = words.replace(mine, theirs)
+    return words
+
+
+def _chance_words(odds: RollOdds) -> str:
+    if odds.advantage:
+        # Unreduced over 36 so the two dice stay visible in the numbers.
+        ways = DIE_FACES * DIE_FACES - (DIE_FACES - odds.ways) ** 2
+        return f"{ways} chances in 36 with two dice ({percent(odds.chance)}%)"
+    return f"{odds.ways} chance{'s' if odds.ways != 1 else ''} in 6 ({percent(odds.chance)}%)"
+
+
+def _need_words(odds: RollOdds) -> str:
+    """"you need 5 or more on the die: 2 chances in 6 (33%)" (lower case, no full stop)."""
+    if odds.impossible:
+        return "even a 6 cannot reach it"
+    if odds.certain:
+        return f"any face will do: {_chance_words(odds)}"
+    face = "a 6" if odds.needed == DIE_FACES else f"{odds.needed} or more"
+    return f"you need {face} on the die: {_chance_words(odds)}"
+
+
+def _bonus_words(bonus: int) -> str:
+    return f"With +{bonus}" if bonus else "With no bonus"
+
+
+def odds_words(moment: str, now: RollOdds, best: RollOdds | None,
+               twice: RollOdds | None = None, *, showdown: bool) -> str:
+    """The line both shells show, e.g. "The total must be 7 or more. With +2 you need 5 or more
+    on the die: 2 chances in 6 (33%).". Says plainly when even a 6 cannot succeed."""
+    target = f"more than {now.difficulty}" if now.strict else f"{now.difficulty} or more"
+    head = f"The total must be {target}."
+    lost = (" A failed Big Bad costs a wound, and at zero health in the showdown the Hero loses."
+            if showdown else " A failure costs a wound.")
+    if moment == "roll":
+        if now.impossible:
+            return (f"{head} Even a 6 {_bonus_words(now.bonus).lower()} cannot reach it: "
+                    f"this roll will fail.{lost}")
+        return f"{head} {_bonus_words(now.bonus)} {_need_words(now)}."
+    assert best is not None
+    if best.impossible:
+        what = "every bonus you could earn" if moment == "plan" else "every bonus in this plan"
+        return (f"{head} Even a 6 with {what} (+{best.bonus}) cannot reach it: the attempt "
+                f"will fail.{lost} There is no way round it: make the plan and roll.")
+    line = f"{head} {_bonus_words(now.bonus)} {_need_words(now)}."
+    if best.bonus != now.bonus:
+        who = ("if the Teller approves every source you can use" if moment == "plan"
+               else "if the Teller approves every source in the plan")
+        line += f" With +{best.bonus - now.bonus} ({who}) {_need_words(best)}."
+    if twice is not None and not best.certain:
+        line += f" Granted the roll-twice as well: {_chance_words(twice)}."
+    return line

@@ -173,3 +173,37 @@ def test_adventure_counts_players_from_one(script_game: Any, adventure_person: A
     assert "'4' is not a player: type a number 1-3 or a name (1 Ada, 2 Bo, 3 Cyd)" in (
         " ".join(result.output.split()))
     assert "You cannot ask yourself for a card: ask Ada or Cyd. (AC-R8)" in result.output
+
+
+def test_the_roll_twice_line_keeps_a_things_own_article() -> None:
+    from pocketgalaxy.cli.perils_judgement import advantage_line
+
+    needs = {"threshold": 3, "granted": False, "sources": 0, "thing_words": ["push"],
+             "steps_needed": 2, "steps": 1}
+    line = advantage_line({**needs, "thing": "a runaway cargo loader"})
+    assert line is not None and "deals with a runaway cargo loader (yes: 'push')" in line
+    line = advantage_line({**needs, "thing": "cargo loader"})
+    assert line is not None and "deals with the cargo loader" in line
+
+
+def test_the_turn_passing_to_the_reader_says_you() -> None:
+    from pocketgalaxy.cli.adventure_screen import NAMES, event_text
+    from pocketgalaxy.games.adventure.events import TurnPassed
+
+    event = TurnPassed(0, 1, "request_refused")
+    assert event_text(event, NAMES, 1) == "The turn passes to you."
+    assert event_text(event, NAMES, 2) == "The turn passes to Bo."
+
+
+def test_the_end_of_a_perils_game_says_why_in_words() -> None:
+    from pocketgalaxy.cli.perils_screen import OUTCOME_WORDS, render_text
+
+    agents = {0: make_agent("perils", "rulebased", 0, 2, seed=1),
+              1: make_agent("perils", "teller", 1, 2, seed=2)}
+    session = Session(get_game("perils"), {}, seed=4, players=2, agents=agents)
+    session.run_bots()
+    view = session.view(0)
+    assert view.outcome is not None
+    text = render_text(view, [], width=80)
+    assert f"({OUTCOME_WORDS[view.outcome['reason']]})" in text
+    assert "_" not in text.split("The end", 1)[1]

@@ -95,14 +95,14 @@ def event_text(e: Any, names: Sequence[str], viewer: int | None) -> str | None:
             )
         return (
             f"{who(e.seat)} declared slot {e.slot + 1} is {card_name(e.card)}: wrong, it "
-            f"was {card_name(e.revealed_card)} (turned face down again)."
+            f"was {card_name(e.revealed_card)}, shown to all and turned face down again."
         )
     if kind == "MissionClaimed":
         return (
             f"{who(e.seat)} completed mission {e.mission + 1} and claimed it ({' '.join(e.cards)})."
         )
     if kind == "TurnPassed":
-        return f"The turn passes to {names[e.to_seat]}."
+        return f"The turn passes to {'you' if e.to_seat == viewer else names[e.to_seat]}."
     if kind == "GameEnded":
         if not e.winners:
             return "The game is over with no winner."

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from rich.console import Console, Group, RenderableType
 from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -34,6 +35,13 @@ from pocketgalaxy.games.perils import actions as A
 from pocketgalaxy.games.perils.content import Theme, load_theme
 
 T = TypeVar("T")
+
+OUTCOME_WORDS = {
+    "prize_won": "the prize is won",
+    "zero_health_in_showdown": "health ran out in the showdown",
+    "big_bad_not_defeated": "a Big Bad was not defeated",
+}
+"""How each game end reads (the outcome's reason codes, PP-R22)."""
 
 HELP = help_table(
     "Perils & Pathways: how to answer",
@@ -202,8 +210,9 @@ class PerilsScreen:
                 body.append(
                     Text(f"Bonus +{plan.bonus}" + ("  with advantage" if plan.advantage else ""))
                 )
-                # The judgement, source by source (cli/perils_judgement.py).
-                body.extend(Text(f"  {line}", style="dim") for line in
+                # The judgement, source by source (cli/perils_judgement.py); a long line
+                # wraps under its own first word, not at the panel's edge.
+                body.extend(Padding(Text(line, style="dim"), (0, 0, 0, 2)) for line in
                             judgement_lines(plan.reasons))
             if plan.rolls:
                 body.append(Text(f"Rolled {', '.join(map(str, plan.rolls))}"))
@@ -217,7 +226,8 @@ class PerilsScreen:
             "The Hero wins!" if won else "The Hero is lost.",
             style="bold green" if won else "bold red",
         )
-        reason = str(view.outcome.get("reason", "")).replace("_", " ")
+        code = str(view.outcome.get("reason", ""))
+        reason = OUTCOME_WORDS.get(code, code.replace("_", " "))
         text.append(f"  ({reason})", style="dim")
         if view.prize:
             text.append(f"\nThe prize: {view.prize}")

@@ -207,3 +207,17 @@ def test_the_end_of_a_perils_game_says_why_in_words() -> None:
     text = render_text(view, [], width=80)
     assert f"({OUTCOME_WORDS[view.outcome['reason']]})" in text
     assert "_" not in text.split("The end", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [("", "type the archetype's number, 1-2, or its name"),
+     ("9", "'9' is not an archetype: type 1-2 or its name")],
+)
+def test_a_bad_archetype_answer_says_what_is_allowed(answer: str, message: str) -> None:
+    from pocketgalaxy.cli.perils_screen import _BadInput, _pick
+
+    with pytest.raises(_BadInput) as info:
+        _pick(answer, ["pilot", "envoy"], "archetype")
+    assert str(info.value) == message
+    assert _pick("Envoy", ["pilot", "envoy"], "archetype") == "envoy"

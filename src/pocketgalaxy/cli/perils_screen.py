@@ -299,6 +299,8 @@ class PerilsScreen:
 
         def parse(answer: str) -> int:
             low = answer.strip().lower()
+            if not low:
+                raise _BadInput(f"type a pathway's number, 1-{n}{also}")
             if low in names:
                 return names.index(low)
             try:
@@ -448,7 +450,9 @@ def _pick(answer: str, ids: list[str], what: str) -> str:
     for i in ids:
         if i.lower() == text.lower():
             return i
-    raise _BadInput(f"{answer!r} is not an {what}: type 1-{len(ids)}")
+    if not text:
+        raise _BadInput(f"type the {what}'s number, 1-{len(ids)}, or its name")
+    raise _BadInput(f"{answer!r} is not an {what}: type 1-{len(ids)} or its name")
 
 
 def _pick_skill(answer: str, channels: list[str], view: Any) -> str | None:

@@ -70,7 +70,7 @@ def adventure_answer(host: GameHost, prompt: str) -> str:
                 return f"declare {slot + 1} {face}"
         missing = [c for m in view.missions for c in m if c in legal.request_cards]
         target = max(legal.request_targets, key=lambda s: view.hand_sizes[s])
-        return f"ask {target} {missing[0]}"
+        return f"ask {target + 1} {missing[0]}"
     return ""
 
 

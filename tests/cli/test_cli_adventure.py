@@ -87,7 +87,7 @@ def test_peeked_face_is_shown_for_a_moment_and_then_gone_unless_assist() -> None
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("ask 2 p4", RequestCard(target=2, card="P4")),
+        ("ask 3 p4", RequestCard(target=2, card="P4")),
         ("a Cyd M1", RequestCard(target=2, card="M1")),
         ("declare 3 A2", DeclareCard(slot=2, card="A2")),
         ("peek 8", Peek(slot=7)),
@@ -130,11 +130,14 @@ def test_human_seat_plays_against_bots_to_the_end(script_game: Any, adventure_pe
     ]
     typed, first = script_game(args, adventure_person)
     assert first.exit_code == 0, first.output
-    lines = ["ask 1 S1", "wave", *typed]  # two bad lines first: refused, asked again
+    lines = ["ask 2 S1", "wave", *typed]  # two bad lines first: refused, asked again
     result = CliRunner().invoke(app, args, input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output
     assert "The end" in result.output
     assert "'wave' is not a move" in result.output
+    # Bo is player 2: asking player 2 is asking yourself, said in words with the rule number.
+    assert "You cannot ask yourself for a card: ask Ada, Cyd or Dee. (AC-R8)" in result.output
+    assert "RequestCard(" not in result.output and "self_request" not in result.output
     assert "asked" in result.output  # other players' moves in words
 
 

@@ -16,9 +16,10 @@ def _error(res: Any, status: int, code: str) -> dict[str, Any]:
     assert res.status_code == status, res.text
     body = res.json()
     assert set(body) == {"error"}
-    assert set(body["error"]) == {"code", "message", "legal"}
+    assert {"code", "message", "legal", "explanation"} <= set(body["error"])
+    assert set(body["error"]) <= {"code", "message", "legal", "explanation", "rule"}
     assert body["error"]["code"] == code, body
-    assert body["error"]["message"]
+    assert body["error"]["message"] and body["error"]["explanation"]
     return dict(body["error"])
 
 

@@ -4,8 +4,9 @@ A person sees the six missions as coloured cards, their own hand, the table as a
 grid of face-down slots, everyone's hand size and missions, and what each player did since
 their last turn, in words. A peek is shown to the peeker alone until they press Enter, then
 the screen is cleared; only with `--assist` (a memory aid) does the grid keep the faces this
-seat has seen. People number table slots and missions from 1; seats keep their numbers from 0,
-as on the command line.
+seat has seen. People count players, table slots and missions from 1 (player 1 is seat 0 of
+the command line's --seat and --humans, which keep the API's numbers); a refused move is said in
+the player's words (games/adventure/explain.py).
 """
 
 from __future__ import annotations
@@ -34,13 +35,15 @@ GRID_COLUMNS = 8
 HELP = help_table(
     "Adventure Cards: how to play a move",
     [
-        ("ask SEAT CARD", "ask a player for a test-card: [bold]ask 2 P4[/] or [bold]ask Cyd P4[/]"),
+        ("ask PLAYER CARD", "ask a player (number or name) for a test-card: [bold]ask 3 P4[/] or"
+                            " [bold]ask Cyd P4[/]"),
         ("declare SLOT CARD", "name the face-down card in a slot, e.g. [bold]declare 6 A2[/]"),
         ("peek SLOT / skip", "after a refused request, look at one table card (or not)"),
         ("claim MISSION", "claim a finished mission (only when claims are not automatic)"),
         ("pass", "only when there is nothing else you may do"),
         ("cards", "S ship (blue), P planet (black), A alien (green), M marvel (yellow), 1-6"),
-        ("numbers", "table slots and missions are numbered from 1; short forms: a, d, p"),
+        ("numbers", "players, table slots and missions are numbered from 1; short forms: a, d,"
+                    " p"),
         ("anytime", "? help · save [NAME] · quit (offers to save) · Ctrl-C (offers to save)"),
         ("the rules", "[bold]pocketgalaxy rules adventure[/] prints how to play; on the web table:"
                       " /rules/adventure"),
@@ -92,14 +95,14 @@ def event_text(e: Any, names: Sequence[str], viewer: int | None) -> str | None:
             )
         return (
             f"{who(e.seat)} declared slot {e.slot + 1} is {card_name(e.card)}: wrong, it "
-            f"was {card_name(e.revealed_card)} (turned face down again)."
+            f"was {card_name(e.revealed_card)}, shown to all and turned face down again."
         )
     if kind == "MissionClaimed":
         return (
             f"{who(e.seat)} completed mission {e.mission + 1} and claimed it ({' '.join(e.cards)})."
         )
     if kind == "TurnPassed":
-        return f"The turn passes to {names[e.to_seat]}."
+        return f"The turn passes to {'you' if e.to_seat == viewer else names[e.to_seat]}."
     if kind == "GameEnded":
         if not e.winners:
             return "The game is over with no winner."
@@ -143,7 +146,7 @@ class AdventureScreen:
         if view.to_act is not None:
             t.append(f"  ·  {names[view.to_act]} to play", style="bold")
         if view.seat is not None:
-            t.append(f"  ·  you are {names[view.seat]} (seat {view.seat})")
+            t.append(f"  ·  you are {names[view.seat]} (player {view.seat + 1})")
         if self.assist:
             t.append("  ·  memory aid on", style="yellow")
         return t
@@ -163,14 +166,14 @@ class AdventureScreen:
 
     def _players(self, view: Any, names: Sequence[str]) -> Table:
         table = Table(title=None, box=None, pad_edge=False)
-        for col in ("seat", "player", "cards in hand", "missions"):
+        for col in ("no.", "player", "cards in hand", "missions"):
             table.add_column(col)
         for seat in range(view.players):
             mark = "▶ " if seat == view.to_act else "  "
             name = names[seat] + (" (you)" if seat == view.seat else "")
             missions = [str(m + 1) for m, s in enumerate(view.claimed_by) if s == seat]
             table.add_row(
-                f"{mark}{seat}",
+                f"{mark}{seat + 1}",
                 name,
                 str(view.hand_sizes[seat]),
                 f"{view.scores[seat]}" + (f" (#{', #'.join(missions)})" if missions else ""),
@@ -269,7 +272,7 @@ class AdventureScreen:
         elif tuple(view.legal.kinds) == ("PassTurn",):
             prompt = f"{names[seat]}, there is nothing you may do: type pass: "
         else:
-            prompt = f"{names[seat]}, your move (ask SEAT CARD, declare SLOT CARD; ? for help): "
+            prompt = f"{names[seat]}, your move (ask PLAYER CARD, declare SLOT CARD; ? for help): "
             if view.legal.claimable_missions:
                 ready = ", ".join(str(m + 1) for m in view.legal.claimable_missions)
                 prompt = f"Mission {ready} is complete (claim N). " + prompt
@@ -290,9 +293,10 @@ def _seat(word: str, view: Any, names: Sequence[str]) -> int:
     for seat, name in enumerate(names):
         if name.lower() == low:
             return seat
-    if word.isdigit() and 0 <= int(word) < view.players:
-        return int(word)
-    raise _BadMove(f"{word!r} is not a player: use a seat 0-{view.players - 1} or a name")
+    if word.isdigit() and 1 <= int(word) <= view.players:
+        return int(word) - 1
+    listed = ", ".join(f"{s + 1} {n}" for s, n in enumerate(names[: view.players]))
+    raise _BadMove(f"{word!r} is not a player: type a number 1-{view.players} or a name ({listed})")
 
 
 def _slot(word: str, view: Any) -> int:
@@ -301,21 +305,31 @@ def _slot(word: str, view: Any) -> int:
     return int(word) - 1
 
 
+def _card(word: str) -> str:
+    try:
+        return parse_identity(word)
+    except PocketGalaxyError:
+        raise _BadMove(
+            f"{word!r} is not a test-card: type its pack letter (S ship, P planet, A alien, "
+            "M marvel) and number 1-6, like P4"
+        ) from None
+
+
 def parse_move(line: str, view: Any, names: Sequence[str]) -> Action:
     """A typed move into an action (`ask 2 P4`, `declare 6 A2`, `peek 3`, `skip`, `claim 1`,
     `pass`). Raises on a line that is not a move; the rules judge legality afterwards."""
     words = line.split()
     if not words:
-        raise _BadMove("type a move, or ? for help")
+        raise _BadMove("type a move (ask, declare, peek, skip, claim or pass), or ? for help")
     verb, args = words[0].lower(), words[1:]
     if verb in ("ask", "a", "request", "r"):
         if len(args) != 2:
             raise _BadMove("ask needs a player and a card, like: ask 2 P4")
-        return A.RequestCard(target=_seat(args[0], view, names), card=parse_identity(args[1]))
+        return A.RequestCard(target=_seat(args[0], view, names), card=_card(args[1]))
     if verb in ("declare", "d"):
         if len(args) != 2:
             raise _BadMove("declare needs a slot and a card, like: declare 6 A2")
-        return A.DeclareCard(slot=_slot(args[0], view), card=parse_identity(args[1]))
+        return A.DeclareCard(slot=_slot(args[0], view), card=_card(args[1]))
     if verb in ("peek", "p"):
         if len(args) != 1:
             raise _BadMove("peek needs a slot, like: peek 3")

@@ -26,9 +26,10 @@ from rich.markup import escape
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.registry import make_agent
 from pocketgalaxy.cli.saves import SavedGame, SaveStore, SeatInfo, check_name
-from pocketgalaxy.core.errors import PocketGalaxyError, RecordError
+from pocketgalaxy.core.errors import IllegalActionError, PocketGalaxyError, RecordError
 from pocketgalaxy.core.game import Action, Event, GameRules
 from pocketgalaxy.core.record import GameRecord
+from pocketgalaxy.refusals import explain_refusal
 from pocketgalaxy.session import Session
 
 InputFn = Callable[[str], str]
@@ -143,9 +144,22 @@ class GameHost:
             self.out.print("[red]Please answer y or n.[/]")
 
     def say_error(self, exc: PocketGalaxyError | str) -> None:
-        """One line for bad input; the caller asks again."""
-        text = exc if isinstance(exc, str) else exc.message
-        self.out.print(f"[red]✗ {escape(text)}[/]  [dim](type ? for help)[/]", soft_wrap=True)
+        """One line for bad input; the caller asks again. A refused move is said in the
+        player's words (refusals.py); Rich wraps it at word boundaries."""
+        text = exc if isinstance(exc, str) else self.explain(exc)
+        self.out.print(f"[red]✗ {escape(text)}[/]  [dim](type ? for help)[/]")
+
+    def explain(self, exc: PocketGalaxyError) -> str:
+        """The sentence for an error: a refusal by the rules explained for the seat that was
+        refused (its view only), any other error by its own message."""
+        if isinstance(exc, IllegalActionError) and isinstance(exc.seat, int):
+            if 0 <= exc.seat < len(self.seats):
+                view = self.session.view(exc.seat)
+                names = [s.name for s in self.seats]
+                said = explain_refusal(self.rules.name, exc, view, names)
+                if said:
+                    return said
+        return exc.message
 
     # -- saving ------------------------------------------------------------------------------
     def saved_game(self, name: str | None = None) -> SavedGame:

@@ -55,6 +55,12 @@ def source_line(source: dict[str, Any]) -> str:
     return f"{name}: the plan never uses it{_examples(hints)} +0"
 
 
+def _the(thing: str) -> str:
+    """`"cargo loader"` -> `"the cargo loader"`; a name with its own article keeps it."""
+    first = thing.split(" ", 1)[0].lower()
+    return thing if first in ("a", "an", "the") else f"the {thing}"
+
+
 def advantage_line(needs: dict[str, Any] | None) -> str | None:
     """What the roll-twice needs and what the plan met."""
     if needs is None:
@@ -70,7 +76,7 @@ def advantage_line(needs: dict[str, Any] | None) -> str | None:
             hints = list(needs.get("thing_hints") or [])
             met = f"yes: {_quoted(found)}" if found else (
                 f"no; words that count: {', '.join(hints)}" if hints else "no")
-            parts.append(f"a step that deals with the {thing} ({met})")
+            parts.append(f"a step that deals with {_the(thing)} ({met})")
         else:
             parts.append("a step that deals with the thing faced (not known here)")
         parts.append(f"{needs['steps_needed']} steps that each do something "

@@ -8,9 +8,12 @@ own view holds: the faces of the pathways and the computer's suggested descripti
 from __future__ import annotations
 
 import io
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from rich.console import Console, Group, RenderableType
+from rich.markup import escape
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -30,6 +33,15 @@ from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.perils import actions as A
 from pocketgalaxy.games.perils.content import Theme, load_theme
+
+T = TypeVar("T")
+
+OUTCOME_WORDS = {
+    "prize_won": "the prize is won",
+    "zero_health_in_showdown": "health ran out in the showdown",
+    "big_bad_not_defeated": "a Big Bad was not defeated",
+}
+"""How each game end reads (the outcome's reason codes, PP-R22)."""
 
 HELP = help_table(
     "Perils & Pathways: how to answer",
@@ -238,8 +250,9 @@ class PerilsScreen:
                 body.append(
                     Text(f"Bonus +{plan.bonus}" + ("  with advantage" if plan.advantage else ""))
                 )
-                # The judgement, source by source (cli/perils_judgement.py).
-                body.extend(Text(f"  {line}", style="dim") for line in
+                # The judgement, source by source (cli/perils_judgement.py); a long line
+                # wraps under its own first word, not at the panel's edge.
+                body.extend(Padding(Text(line, style="dim"), (0, 0, 0, 2)) for line in
                             judgement_lines(plan.reasons))
             if plan.rolls:
                 body.append(Text(f"Rolled {', '.join(map(str, plan.rolls))}"))
@@ -253,7 +266,8 @@ class PerilsScreen:
             "The Hero wins!" if won else "The Hero is lost.",
             style="bold green" if won else "bold red",
         )
-        reason = str(view.outcome.get("reason", "")).replace("_", " ")
+        code = str(view.outcome.get("reason", ""))
+        reason = OUTCOME_WORDS.get(code, code.replace("_", " "))
         text.append(f"  ({reason})", style="dim")
         if view.prize:
             text.append(f"\nThe prize: {view.prize}")
@@ -315,23 +329,32 @@ class PerilsScreen:
                 Text(arch.blurb if arch else "", style="dim"),
             )
         host.out.print(table)
-        answer = host.ask(f"Archetype (1-{len(ids)}): ")
-        return A.ChooseArchetype(archetype=_pick(answer, ids, "archetype"))
+        chosen = _ask_until(host, f"Archetype (1-{len(ids)}): ",
+                            lambda answer: _pick(answer, ids, "archetype"))
+        return A.ChooseArchetype(archetype=chosen)
 
     def _ask_pathway(self, host: GameHost, view: Any) -> Action:
         n = len(view.pathways)
         names = list(_directions(n))
-        answer = host.ask(f"Which pathway? (1-{n}{', ' + ' / '.join(names) if names else ''}): ")
-        low = answer.strip().lower()
-        if low in names:
-            return A.ChoosePathway(position=names.index(low))
-        try:
-            number = int(low)
-        except ValueError:
-            raise _BadInput(f"{answer!r} is not a pathway: type 1-{n}") from None
-        if not 1 <= number <= n:
-            raise _BadInput(f"there is no pathway {number}: type 1-{n}")
-        return A.ChoosePathway(position=number - 1)
+        also = f" or {' / '.join(names)}" if names else ""
+
+        def parse(answer: str) -> int:
+            low = answer.strip().lower()
+            if not low:
+                raise _BadInput(f"type a pathway's number, 1-{n}{also}")
+            if low in names:
+                return names.index(low)
+            try:
+                number = int(low)
+            except ValueError:
+                raise _BadInput(f"{answer!r} is not a pathway: type 1-{n}{also}") from None
+            if not 1 <= number <= n:
+                raise _BadInput(f"there is no pathway {number}: type 1-{n}{also}")
+            return number - 1
+
+        listed = f", {' / '.join(names)}" if names else ""
+        position = _ask_until(host, f"Which pathway? (1-{n}{listed}): ", parse)
+        return A.ChoosePathway(position=position)
 
     def _ask_plan(self, host: GameHost, view: Any) -> Action:
         plans = [a for a in view.legal if a.get("type") == "MakePlan"]
@@ -340,14 +363,19 @@ class PerilsScreen:
             f"{s} ({view.skill(s).name})" for s in channels if view.skill(s) is not None
         )
         channel = None
+        # Each question is asked again on its own after a bad answer (never the whole plan).
         if channels:
-            answer = host.ask(f"Channel a skill for +1? [{choices}, Enter for none]: ")
-            channel = _pick_skill(answer, channels, view)
+            channel = _ask_until(host, f"Channel a skill for +1? [{choices}, Enter for none]: ",
+                                 lambda answer: _pick_skill(answer, channels, view))
         items: tuple[str, ...] = ()
         if view.items:
             listing = ", ".join(f"{i}. {it.name}" for i, it in enumerate(view.items, 1))
-            answer = host.ask(f"Use items, +1 each? [{listing}; numbers, Enter for none]: ")
-            items = _pick_items(answer, [it.code for it in view.items])
+            codes = [it.code for it in view.items]
+            prompt = f"Use items, +1 each? [{listing}; numbers, Enter for none]: "
+            if len(prompt) > 78:  # a long list is printed (wrapped at words), the prompt short
+                host.out.print(f"Items: {escape(listing)}")
+                prompt = "Use items, +1 each? (their numbers, Enter for none): "
+            items = _ask_until(host, prompt, lambda answer: _pick_items(answer, codes))
         text = ""
         if channel or items:
             threshold = (view.options or {}).get("advantage_threshold")
@@ -366,14 +394,22 @@ class PerilsScreen:
         suggestions = list(view.suggestions or ())
         for p in view.pathways:
             hint = suggestions[p.position] if p.position < len(suggestions) else ""
-            answer = host.ask(
+
+            def parse(answer: str, hint: str = hint) -> str:
+                text = answer.strip() or hint
+                if not text:
+                    raise _BadInput("a pathway needs a description: say what the Hero senses")
+                if len(text) > A.MAX_DESCRIPTION:
+                    raise _BadInput(f"a description is at most {A.MAX_DESCRIPTION} characters "
+                                    f"(this one has {len(text)})")
+                return text
+
+            texts.append(_ask_until(
+                host,
                 f"Describe {position_name(p.position, len(view.pathways))} "
-                f"({SENSE_WORDS.get(view.sense, view.sense)}; Enter keeps the suggestion): "
-            )
-            text = answer.strip() or hint
-            if not text:
-                raise _BadInput("a pathway needs a description")
-            texts.append(text)
+                f"({SENSE_WORDS.get(view.sense, view.sense)}; Enter keeps the suggestion): ",
+                parse,
+            ))
         return A.DescribePathways(descriptions=tuple(texts))
 
     def _ask_judge(self, host: GameHost, view: Any) -> Action:
@@ -433,6 +469,17 @@ class _BadInput(Exception):
     """A typed line that does not make an action; the prompt is asked again."""
 
 
+def _ask_until(host: GameHost, prompt: str, parse: Callable[[str], T]) -> T:
+    """Ask one question until `parse` accepts the answer (a bad answer says what is allowed
+    and asks the same question again)."""
+    while True:
+        answer = host.ask(prompt)
+        try:
+            return parse(answer)
+        except _BadInput as exc:
+            host.say_error(str(exc))
+
+
 def _directions(n: int) -> tuple[str, ...]:
     return {2: ("left", "right"), 3: ("left", "straight", "right")}.get(n, ())
 
@@ -444,7 +491,9 @@ def _pick(answer: str, ids: list[str], what: str) -> str:
     for i in ids:
         if i.lower() == text.lower():
             return i
-    raise _BadInput(f"{answer!r} is not an {what}: type 1-{len(ids)}")
+    if not text:
+        raise _BadInput(f"type the {what}'s number, 1-{len(ids)}, or its name")
+    raise _BadInput(f"{answer!r} is not an {what}: type 1-{len(ids)} or its name")
 
 
 def _pick_skill(answer: str, channels: list[str], view: Any) -> str | None:

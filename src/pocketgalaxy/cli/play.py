@@ -43,6 +43,12 @@ def _bot_seat(seat: int, name: str, spec: str, game_seed: int) -> SeatInfo:
     )
 
 
+def _has_person(seats: list[SeatInfo]) -> bool:
+    """Only a game with a person in it is saved: nobody would resume a game of computers, and
+    a bot-only game (a demonstration, a test) must leave no file behind (docs/cli.md)."""
+    return any(not s.is_bot for s in seats)
+
+
 def _screen_for(game: str, seed: int, settings: dict[str, Any]) -> Screen:
     if game == "perils":
         return PerilsScreen(seed=seed)
@@ -146,6 +152,7 @@ def play_perils(
         out,
         input_fn=_input_fn(out),
         save_name=save_name,
+        autosave=_has_person(seats),
     )
     if host.humans:
         out.print(
@@ -252,9 +259,10 @@ def play_adventure(
         input_fn=_input_fn(out),
         save_name=save_name,
         settings=settings,
+        autosave=_has_person(seats),
     )
     if host.humans:
-        who = ", ".join(f"{seats[s].name} (seat {s})" for s in people)
+        who = ", ".join(f"{seats[s].name} (player {s + 1})" for s in people)
         out.print(
             f"[bold]Adventure Cards[/] (seed {game_seed}): you play {who}. Type "
             "[bold]?[/] for help."

@@ -35,7 +35,7 @@ from pocketgalaxy.core.rng import new_seed
 from pocketgalaxy.session import Session
 from pocketgalaxy.web import conns, integrity, payloads
 from pocketgalaxy.web.bots import Bots
-from pocketgalaxy.web.errors import WebError
+from pocketgalaxy.web.errors import WebError, refused_move
 from pocketgalaxy.web.live import Clock, Conn, LiveGame, SeatInfo, default_name, encode, play_link
 from pocketgalaxy.web.settings import Settings
 from pocketgalaxy.web.store import ActionRow, GameRow, StaleWrite, Store, now
@@ -469,7 +469,8 @@ class Hub:
             except IllegalActionError as exc:
                 # Our own legal list, never the rules' `allowed`, which could describe another seat.
                 legal = payloads.legal_json(live, seat)
-                raise WebError(exc.code, exc.message, allowed=legal) from exc
+                raise refused_move(live.rules.name, exc, live.session.view(seat),  # its view only
+                                   [s.name for s in live.seats], legal) from exc
             at = self._commit(live, seat, parsed, "person")
             return {"index": live.index, "events": payloads.events_json(live, seat, at, at + 1)}
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Action, Event, visible_events
 from pocketgalaxy.core.record import start_state
-from pocketgalaxy.web.errors import WebError
+from pocketgalaxy.web.errors import WebError, error_json
 
 if TYPE_CHECKING:
     from pocketgalaxy.web.live import LiveGame
@@ -228,10 +228,10 @@ def replay_json(live: LiveGame) -> dict[str, Any]:
 
 
 def error_body(err: PocketGalaxyError) -> dict[str, Any]:
-    """`{"error": {"code", "message", "legal"}}` for REST."""
-    return {"error": err.to_json()}
+    """`{"error": {"code", "message", "legal", "explanation"}}` for REST."""
+    return {"error": error_json(err)}
 
 
 def error_message(err: PocketGalaxyError) -> dict[str, Any]:
     """`{"type": "error", "error": {...}}` for the WebSocket."""
-    return {"type": "error", "error": err.to_json()}
+    return {"type": "error", "error": error_json(err)}

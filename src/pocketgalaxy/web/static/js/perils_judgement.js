@@ -45,7 +45,9 @@ export function advantageLine(needs) {
       const found = needs.thing_words || [];
       const hints = needs.thing_hints || [];
       const met = found.length ? `yes: ${quoted(found)}` : (hints.length ? `no; words that count: ${hints.join(", ")}` : "no");
-      parts.push(`a step that deals with the ${needs.thing} (${met})`);
+      // A thing's name may bring its own article ("a runaway cargo loader").
+      const the = /^(a|an|the) /i.test(needs.thing) ? "" : "the ";
+      parts.push(`a step that deals with ${the}${needs.thing} (${met})`);
     } else {
       parts.push("a step that deals with the thing faced (not known here)");
     }

@@ -52,6 +52,8 @@ export class ApiError extends Error {
     this.status = status;
     this.code = error?.code || "http/error";
     this.legal = error?.legal || [];
+    this.explanation = error?.explanation || null; // the sentence for people (docs/web.md)
+    this.rule = error?.rule || null;
   }
 }
 
@@ -178,16 +180,31 @@ export function groupByIndex(events) {
   return groups;
 }
 
+/**
+ * The words a person is shown for an error: the server's `explanation` (a refused move in the
+ * player's words, with the rule number) or, from older servers and the page itself, `message`.
+ */
+export function errorWords(error) {
+  return error?.explanation || error?.message || "refused";
+}
+
 /** A live region + message box near the controls for server errors. */
 export function showError(box, error) {
   if (!box) return;
   if (!error) {
     box.hidden = true;
     box.replaceChildren();
+    delete box.dataset.code;
+    delete box.dataset.rule;
     return;
   }
-  const code = error.code ? ` (${error.code})` : "";
-  replace(box, el("strong", { text: "Not allowed" }), `: ${error.message || "refused"}${code}`);
+  // The sentence carries the rule number; the code stays on the box for tests and tools.
+  const code = error.code && !error.explanation ? ` (${error.code})` : "";
+  if (error.code) box.dataset.code = error.code;
+  else delete box.dataset.code;
+  if (error.rule) box.dataset.rule = error.rule;
+  else delete box.dataset.rule;
+  replace(box, el("strong", { text: "Not allowed" }), `: ${errorWords(error)}${code}`);
   box.hidden = false;
 }
 

@@ -27,6 +27,7 @@ def test_pages_hold_the_rules_and_every_card_front_and_back(adventure_a4: bytes)
     for heading, _points in ADVENTURE:
         assert heading in pages[0]
     assert "Printing and cutting" in pages[0]
+    assert "Pages 2-7 are the test-cards, pages 8-13 the mission-cards." in pages[0]
     cards = load_cards()
     for k, kind in enumerate(("Test", "Mission")):
         for s, sheet in enumerate(SHEETS):

@@ -26,15 +26,21 @@ from pocketgalaxy.printing.summary import Section, summary_page
 from pocketgalaxy.printing.text import styles
 
 TITLE = "Adventure Cards: print and play"
-PRINTING: tuple[Section, ...] = (
-    ("Printing and cutting", (
-        "Print every page at actual size (100%, no fit to page), two-sided, flipping on the "
-        "long edge: each sheet of backs then lies behind its sheet of fronts.",
-        "Cut along the grey lines; the black marks in the margins show where they run. Thin "
-        "card stock, or paper glued to card, makes cards that do not show through.",
-        "Pages 2-7 are the test-cards, pages 8-13 the mission-cards.",
-    )),
-)
+
+
+def _printing(sheets: int) -> tuple[Section, ...]:
+    """Printing notes for the summary page; `sheets` card sheets per set."""
+    last_test, last = 1 + 2 * sheets, 1 + 4 * sheets
+    return (
+        ("Printing and cutting", (
+            "Print every page at actual size (100%, no fit to page), two-sided, flipping on "
+            "the long edge: each sheet of backs then lies behind its sheet of fronts.",
+            "Cut along the grey lines; the black marks in the margins show where they run. "
+            "Thin card stock, or paper glued to card, makes cards that do not show through.",
+            f"Pages 2-{last_test} are the test-cards, pages {last_test + 1}-{last} the "
+            "mission-cards.",
+        )),
+    )
 
 
 def print_adventure(out: str | Path, *, paper: str = "a4") -> Path:
@@ -54,10 +60,10 @@ def adventure_pdf(page: tuple[float, float]) -> bytes:
     canvas.setTitle(TITLE)
     canvas.setAuthor("Pocket Galaxy")
     canvas.setSubject("24 test-cards and 24 mission-cards with their backs, and the rules")
-    _summary(canvas, page)
     grid = card_grid(page)
+    sheets = [IDENTITIES[i:i + grid.per_page] for i in range(0, 24, grid.per_page)]
+    _summary(canvas, page, _printing(len(sheets)))
     for kind in ("test", "mission"):
-        sheets = [IDENTITIES[i:i + grid.per_page] for i in range(0, 24, grid.per_page)]
         for number, sheet in enumerate(sheets, 1):
             label = f"{kind.capitalize()}-cards, sheet {number} of {len(sheets)}"
             for i, identity in enumerate(sheet):
@@ -71,12 +77,12 @@ def adventure_pdf(page: tuple[float, float]) -> bytes:
     return buffer.getvalue()
 
 
-def _summary(canvas: Canvas, page: tuple[float, float]) -> None:
+def _summary(canvas: Canvas, page: tuple[float, float], notes: tuple[Section, ...]) -> None:
     width, height = page
     margin = 18 * mm
     frame = Frame(margin, margin, width - 2 * margin, height - 2 * margin, showBoundary=0)
     inner_w, inner_h = width - 2 * margin - 12, height - 2 * margin - 12
-    frame.addFromList([summary_page("adventure", styles(), inner_w, inner_h, PRINTING)], canvas)
+    frame.addFromList([summary_page("adventure", styles(), inner_w, inner_h, notes)], canvas)
     canvas.showPage()
 
 

@@ -39,6 +39,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pocketgalaxy.cli.db_cmd",  # db check, db backup
     "pocketgalaxy.cli.tell_cmd",  # tell CARD: the computer Teller's words for a real deck
     "pocketgalaxy.cli.balance_cmd",  # balance GAME: a designer's study of rule variants
+    "pocketgalaxy.cli.print_cmd",  # print GAME: print-and-play PDFs
 )
 """Optional command modules: each, when present, exposes `register(app)`."""
 

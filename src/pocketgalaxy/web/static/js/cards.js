@@ -148,13 +148,16 @@ function star(cx, cy, outer, inner, fill) {
 }
 
 // -- Adventure Cards ---------------------------------------------------------------------------
+// The art is data (static/art/adventure-cards.json), shared with the print-and-play PDFs
+// (printing/adventure_art.py), so a printed card and a card on screen are the same drawing.
 
-export const PACKS = {
-  S: { name: "space ship", plural: "Space ships", color: "#1e63c6", ink: "#ffffff", pale: "#dbe8fb" },
-  P: { name: "planet", plural: "Planets", color: "#262a33", ink: "#ffffff", pale: "#d9dbe0" },
-  A: { name: "alien", plural: "Aliens", color: "#2e8b3e", ink: "#ffffff", pale: "#d8f0dc" },
-  M: { name: "marvel", plural: "Marvels", color: "#e2b100", ink: "#3a2c00", pale: "#fbf1c8" },
-};
+const ART_URL = new URL("../art/adventure-cards.json", import.meta.url);
+const ART = await fetch(ART_URL).then((reply) => {
+  if (!reply.ok) throw new Error(`card art: ${ART_URL} answered ${reply.status}`);
+  return reply.json();
+});
+
+export const PACKS = ART.packs;
 
 /** Words for an identity: "P4" -> "planet 4" (or the card's own name when known). */
 export function identityName(id, names) {
@@ -164,38 +167,27 @@ export function identityName(id, names) {
   return own ? `${own} (${generic})` : generic;
 }
 
-function picture(letter, n, color, ink) {
-  const g = svgEl("g");
-  // A small varying detail per number keeps cards of one pack distinct at a glance.
-  const k = (Number(n) || 1) - 1;
-  if (letter === "S") {
-    g.append(svgEl("path", { d: "M50 30 C62 42 64 60 60 80 L40 80 C36 60 38 42 50 30 Z", fill: ink }));
-    g.append(svgEl("circle", { cx: 50, cy: 54, r: 6, fill: color }));
-    g.append(svgEl("path", { d: "M40 70 L30 88 L41 82 Z M60 70 L70 88 L59 82 Z", fill: ink }));
-    g.append(svgEl("path", { d: `M44 82 L50 ${94 + k * 2} L56 82 Z`, fill: "#ffb347" }));
-  } else if (letter === "P") {
-    g.append(svgEl("circle", { cx: 50, cy: 60, r: 20, fill: ink }));
-    g.append(svgEl("ellipse", { cx: 50, cy: 60, rx: 34, ry: 8, fill: "none", stroke: "#9ecbff", "stroke-width": 3, transform: `rotate(${-20 + k * 8} 50 60)` }));
-    g.append(svgEl("circle", { cx: 43, cy: 54, r: 4, fill: color, opacity: 0.5 }));
-    g.append(svgEl("circle", { cx: 56, cy: 66, r: 3, fill: color, opacity: 0.5 }));
-  } else if (letter === "A") {
-    g.append(svgEl("ellipse", { cx: 50, cy: 62, rx: 20, ry: 24, fill: ink }));
-    g.append(svgEl("line", { x1: 42, y1: 40, x2: 36, y2: 28, stroke: ink, "stroke-width": 3 }));
-    g.append(svgEl("line", { x1: 58, y1: 40, x2: 64, y2: 28, stroke: ink, "stroke-width": 3 }));
-    g.append(svgEl("circle", { cx: 36, cy: 27, r: 4, fill: ink }), svgEl("circle", { cx: 64, cy: 27, r: 4, fill: ink }));
-    const eyes = 1 + (k % 3);
-    for (let i = 0; i < eyes; i += 1) {
-      const x = 50 + (i - (eyes - 1) / 2) * 11;
-      g.append(svgEl("circle", { cx: x, cy: 58, r: 4.5, fill: color }));
+// "$name" values come from `vars` (the pack's colours, the card's number and label).
+function fill(value, vars) {
+  return typeof value === "string" && value.startsWith("$") ? vars[value.slice(1)] : value;
+}
+
+function drawArt(parent, elements, vars, pictureOf) {
+  for (const element of elements) {
+    const { tag, text: content, number, ...attrs } = element;
+    if (tag === "picture") {
+      // A picture is its own group, as the cards have always been drawn.
+      const g = svgEl("g");
+      drawArt(g, pictureOf(number) || [], vars, pictureOf);
+      parent.append(g);
+      continue;
     }
-    g.append(svgEl("path", { d: "M42 72 Q50 78 58 72", fill: "none", stroke: color, "stroke-width": 2.5 }));
-  } else {
-    g.append(svgEl("polygon", { points: "50,34 68,52 50,90 32,52", fill: ink }));
-    g.append(svgEl("line", { x1: 32, y1: 52, x2: 68, y2: 52, stroke: color, "stroke-width": 1.5 }));
-    g.append(svgEl("line", { x1: 50, y1: 34, x2: 50, y2: 90, stroke: color, "stroke-width": 1.5 }));
-    for (let i = 0; i <= k % 3; i += 1) g.append(star(24 + i * 26, 30 + (i % 2) * 6, 5, 2, ink));
+    const resolved = {};
+    for (const [k, v] of Object.entries(attrs)) resolved[k] = fill(v, vars);
+    const node = svgEl(tag, resolved);
+    if (content !== undefined) node.textContent = String(fill(content, vars));
+    parent.append(node);
   }
-  return g;
 }
 
 /** A face-up Adventure Cards card (test-card or mission-card) for identity like "S3". */
@@ -204,22 +196,14 @@ export function adventureCard(id, { names, mission = false } = {}) {
   const n = String(id).slice(1);
   const pack = PACKS[letter] || { name: "card", color: "#555", ink: "#fff" };
   const svg = frame(identityName(id, names), `card-face adv-${letter}${mission ? " mission" : ""}`);
-  svg.append(svgEl("rect", { x: 2, y: 2, width: 96, height: 136, rx: 8, fill: pack.color, stroke: "#00000044", "stroke-width": 1.5 }));
-  svg.append(svgEl("rect", { x: 7, y: 7, width: 86, height: 126, rx: 6, fill: "none", stroke: pack.ink, "stroke-opacity": 0.5 }));
-  svg.append(picture(letter, n, pack.color, pack.ink));
-  svg.append(text(14, 24, n, { fill: pack.ink, "font-size": 18, "font-weight": 700, "text-anchor": "middle" }));
-  svg.append(text(86, 130, n, { fill: pack.ink, "font-size": 18, "font-weight": 700, "text-anchor": "middle" }));
-  svg.append(text(50, 120, pack.name.toUpperCase(), { fill: pack.ink, "font-size": 9, "text-anchor": "middle", "letter-spacing": 1 }));
+  const vars = { ...pack, number: n, label: pack.name.toUpperCase() };
+  drawArt(svg, ART.face, vars, (number) => ART.pictures[number ? `${letter}${number}` : String(id)]);
   return svg;
 }
 
 /** The common back of every test-card (table slots, others' hands). */
 export function adventureBack({ label = "face-down test-card" } = {}) {
   const svg = frame(label, "card-back adv-back");
-  svg.append(svgEl("rect", { x: 2, y: 2, width: 96, height: 136, rx: 8, fill: "#3b2a6b", stroke: "#00000044", "stroke-width": 1.5 }));
-  svg.append(svgEl("circle", { cx: 50, cy: 70, r: 26, fill: "none", stroke: "#cdbdf5", "stroke-width": 2 }));
-  svg.append(svgEl("ellipse", { cx: 50, cy: 70, rx: 38, ry: 10, fill: "none", stroke: "#cdbdf5", "stroke-width": 1.5, transform: "rotate(-18 50 70)" }));
-  svg.append(star(50, 70, 10, 4, "#ffe27a"));
-  for (const [x, y] of [[18, 22], [80, 30], [24, 118], [78, 112], [60, 16]]) svg.append(svgEl("circle", { cx: x, cy: y, r: 1.8, fill: "#ffffff" }));
+  drawArt(svg, ART.test_back, {}, () => []);
   return svg;
 }

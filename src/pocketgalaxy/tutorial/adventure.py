@@ -62,14 +62,19 @@ STEPS = (
 )
 
 
+def _tally(events: list[Event]) -> dict[int, list[str]]:
+    """The cards of the missions each seat claimed, by seat."""
+    out: dict[int, list[str]] = {}
+    for e in events:
+        if isinstance(e, ev.MissionClaimed):
+            out.setdefault(e.seat, []).extend(e.cards)
+    return out
+
+
 def _tie(event: Event, hero: int, earlier: list[Event]) -> bool:
     if not isinstance(event, ev.GameEnded) or event.ended_by_cap:
         return False
-    counts: dict[int, int] = {}
-    for e in earlier:
-        if isinstance(e, ev.MissionClaimed):
-            counts[e.seat] = counts.get(e.seat, 0) + 1
-    values = sorted(counts.values(), reverse=True)
+    values = sorted((len(v) for v in _tally(earlier).values()), reverse=True)
     return len(values) >= 2 and values[0] == values[1]
 
 
@@ -121,21 +126,25 @@ class AdventureWords:
             return "pass (nothing else is legal)"
         if kind == "ClaimMission":
             return f"claim mission {data['mission'] + 1}"
-        return kind
+        return str(kind)
 
     @classmethod
     def instruction(cls, action: Action, view: Any) -> str:
         data = action.to_json()
         text = cls.action_words(action)
-        keys = {"RequestCard": lambda: f"ask {NAMES[data['target']]} {data['card']}",
-                "DeclareCard": lambda: f"declare {data['slot'] + 1} {data['card']}",
-                "Peek": lambda: f"peek {data['slot'] + 1}", "SkipPeek": lambda: "skip",
-                "PassTurn": lambda: "pass"}
-        typed = keys[data["type"]]() if data["type"] in keys else ""
+        kind = data["type"]
+        if kind == "RequestCard":
+            typed = f"ask {NAMES[data['target']]} {data['card']}"
+        elif kind == "DeclareCard":
+            typed = f"declare {data['slot'] + 1} {data['card']}"
+        elif kind == "Peek":
+            typed = f"peek {data['slot'] + 1}"
+        else:
+            typed = {"SkipPeek": "skip", "PassTurn": "pass"}.get(kind, "")
         return text[0].upper() + text[1:] + (f" (type '{typed}')." if typed else ".")
 
     @staticmethod
-    def event_line(event: Event, hero: int) -> str | None:
+    def event_line(event: Event, hero: int, earlier: list[Event]) -> str | None:
         """What just happened and why, for the events Ada's seat sees (None: nothing to add)."""
         if isinstance(event, ev.RequestGranted):
             target = "you" if event.target == hero else NAMES[event.target]
@@ -161,11 +170,20 @@ class AdventureWords:
             return (f"{_who(event.seat, hero)} completed mission {event.mission + 1} and "
                     "claimed it.")
         if isinstance(event, ev.GameEnded):
+            text = "All six missions are claimed"
+            if event.ended_by_cap:
+                text = "The turn limit ended the game"
+            tally = _tally(earlier)
+            counts = sorted({len(v) for v in tally.values()}, reverse=True)
+            if len(tally) > 1 and len(counts) == 1:
+                sums = ", ".join(f"{_who(s, hero)} {sum(int(c[1]) for c in cards)}"
+                                 for s, cards in sorted(tally.items()))
+                text += f" and the mission counts are equal, so the card numbers decide: {sums}"
             if event.winners == (hero,):
-                return "All six missions are claimed: you win!"
+                return text + ". You win!"
             if hero in event.winners:
-                return "All six missions are claimed: a shared win."
-            return "All six missions are claimed: Bo wins this time."
+                return text + ". A shared win."
+            return text + f". {' and '.join(NAMES[s] for s in event.winners)} wins this time."
         return None
 
 

@@ -74,8 +74,10 @@ class Coach:
                 return Advice(step.say, taught, index, True)
         guess = self.guide_move(view, events, legal)
         line = self.lesson.words.instruction(guess, view)
-        if index >= len(self.lesson.steps) and self.on_script(moves):
+        if index == len(self.lesson.steps) and self.on_script(moves):
             line = "The taught part is done; play on as you like. Suggestion: " + line
+        elif index > len(self.lesson.steps) and self.on_script(moves):
+            line = "Suggestion: " + line
         elif not self.on_script(moves):
             line = "Off the lesson's script, a coach would say: " + line
         return Advice(line, guess, None, False)
@@ -126,7 +128,7 @@ class Coach:
         seen = list(earlier)
         done = {g.id for g in self.reached(seen)}
         for event in events:
-            text = self.lesson.words.event_line(event, hero)
+            text = self.lesson.words.event_line(event, hero, seen)
             if text:
                 lines.append(text)
             for goal in self.lesson.goals:

@@ -18,7 +18,8 @@ from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Action, Event
 
 GAMES = ("perils", "adventure")
-_MODULES = {"perils": "pocketgalaxy.tutorial.perils", "adventure": "pocketgalaxy.tutorial.adventure"}
+_MODULES = {"perils": "pocketgalaxy.tutorial.perils",
+            "adventure": "pocketgalaxy.tutorial.adventure"}
 
 
 @dataclass(frozen=True)

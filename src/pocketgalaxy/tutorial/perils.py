@@ -80,23 +80,25 @@ STEPS = (
     _plan("S", ("QC",), "Make a plan: channel a different skill (Piloting, +1) and commit your "
                         "item (the Queen of Clubs, +1), then say in words how you use them. In "
                         "this lesson the Teller approves every bonus you name; in a real game "
-                        "the plan must really use them."),
-    _roll("Now roll the die: the roll plus your bonus of 2 must reach the peril's number."),
+                        "the plan must really use them. Type S, then 1, then a sentence."),
+    _roll("Now roll the die (press Enter): the roll plus your bonus of 2 must reach "
+          "the peril's number."),
     _choose(2, "Round 4: every pathway here is a peril. Take pathway 3 (type 3) and see what a "
                "failure costs."),
-    _plan("S", (), "Channel Piloting again (+1). You have no item left, so commit none."),
+    _plan("S", (), "Channel Piloting again (+1). You have no item left, so commit none: type "
+                   "S, then a sentence."),
     _roll("Roll. A 7 needs a 6 on the die even with +1: the odds are against you."),
     _choose(0, "Round 5: you are hurt, and Hearts are healing gifts. Take pathway 1 (type 1)."),
     _choose(0, "Round 6: perils again. Take pathway 1 (type 1)."),
-    _plan("S", (), "Channel Piloting (+1) and commit no item."),
-    _roll("Roll the die."),
+    _plan("S", (), "Channel Piloting (+1) and commit no item: type S, then a sentence."),
+    _roll("Roll the die: press Enter."),
     _choose(1, "Round 7: take pathway 2 (type 2)."),
-    _plan("S", (), "Channel Piloting (+1)."),
+    _plan("S", (), "Channel Piloting (+1): type S, then a sentence."),
     _roll("Roll the die. One more wound leaves you at 1 health."),
     _choose(0, "Round 8: take pathway 1 (type 1). Watch what happens at zero health: the game "
                "is not over."),
-    _plan("S", (), "Channel Piloting (+1)."),
-    _roll("Roll the die."),
+    _plan("S", (), "Channel Piloting (+1): type S, then a sentence."),
+    _roll("Roll the die: press Enter."),
 )
 
 
@@ -147,7 +149,7 @@ class PerilsWords:
             return "lose " + (", ".join(card_words(c) for c in cards) if cards else "nothing")
         if kind == "ChooseArchetype":
             return f"play the {data['archetype']}"
-        return kind
+        return str(kind)
 
     @classmethod
     def instruction(cls, action: Action, view: Any) -> str:
@@ -156,10 +158,21 @@ class PerilsWords:
         text = cls.action_words(action)
         if data["type"] == "ChoosePathway":
             return f"{text} (type {data['position'] + 1})."
+        if data["type"] == "MakePlan":
+            items = [i.code for i in getattr(view, "items", ())]
+            keys = [data["channel"] or "Enter"]
+            if items:
+                keys.append(" ".join(str(items.index(c) + 1) for c in data["items"]
+                                     if c in items) or "Enter")
+            if data["channel"] or data["items"]:
+                keys.append("a sentence")
+            text += " (type " + ", then ".join(keys) + ")"
+        if data["type"] == "Roll":
+            text += " (press Enter)"
         return text[0].upper() + text[1:] + "."
 
     @staticmethod
-    def event_line(event: Event, hero: int) -> str | None:
+    def event_line(event: Event, hero: int, earlier: list[Event]) -> str | None:
         """What just happened and why, for the events a Hero sees (None: nothing to add)."""
         if isinstance(event, ev.PerilPassed):
             return (f"Passed without a roll: your level {event.level} is above the peril's "

@@ -120,6 +120,19 @@ class Coach:
             return "Good: that is the move I suggested."
         return f"Your choice: {words.action_words(action)}. That is a legal move."
 
+    def react_to_last(self, moves: list[Action]) -> str:
+        """What the coach says of the learner's last move judged by the script alone (for a
+        shell that keeps no advice between requests): praise, an explanation, or nothing."""
+        if not moves:
+            return ""
+        *before, last = moves
+        if not self.on_script(before) or len(before) >= len(self.lesson.steps):
+            return ""
+        step = self.lesson.steps[len(before)]
+        taught = self.rules.parse_action(step.action)
+        index = len(before)
+        return self.react(Advice(step.say, taught, index, True), last)
+
     def narrate(self, events: list[Event], earlier: list[Event]) -> list[str]:
         """Lines for the new `events` (what happened and why), and the lesson line of each goal
         reached for the first time."""

@@ -85,7 +85,8 @@ class TutorialHost(GameHost):
 
     def _say_advice(self) -> None:
         if self.advice is not None:
-            self.coach_says(self.advice.line)
+            keys = f" Type: {self.advice.keys}" if self.advice.keys else ""
+            self.coach_says(self.advice.line + keys)
 
     def moves(self) -> list[Action]:
         hero = self.lesson.hero

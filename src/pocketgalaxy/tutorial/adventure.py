@@ -46,19 +46,19 @@ def card_words(identity: str) -> str:
 STEPS = (
     Step({"type": "RequestCard", "target": 1, "card": "P4"},
          "Mission 2 needs Space ship 5, Planet 4, Alien 2 and Marvel 1. You hold the ship and "
-         "the alien. Ask Bo for Planet 4: type 'ask Bo P4'.", ("type", "target", "card")),
+         "the alien. Ask Bo for Planet 4.", ("type", "target", "card")),
     Step({"type": "RequestCard", "target": 1, "card": "M1"},
-         "A granted request lets you ask again. Now ask Bo for Marvel 1: type 'ask Bo M1'.",
+         "A granted request lets you ask again. Now ask Bo for Marvel 1.",
          ("type", "target", "card")),
     Step({"type": "Peek", "slot": 7},
-         "After a refused request you may peek at one face-down table card. Peek at slot 8: "
-         "type 'peek 8'.", ("type", "slot")),
+         "After a refused request you may peek at one face-down table card. Peek at slot 8.",
+         ("type", "slot")),
     Step({"type": "DeclareCard", "slot": 7, "card": "M1"},
-         "You saw Marvel 1 in slot 8. Name it to take it: type 'declare 8 M1'.",
+         "You saw Marvel 1 in slot 8. Name it to take it.",
          ("type", "slot", "card")),
     Step({"type": "DeclareCard", "slot": 0, "card": "A3"},
-         "A right declaration lets you go on. Try a guess you cannot be sure of: type "
-         "'declare 1 A3'.", ("type", "slot", "card")),
+         "A right declaration lets you go on. Try a guess you cannot be sure of: "
+         "declare that slot 1 is Alien 3.", ("type", "slot", "card")),
 )
 
 
@@ -130,18 +130,22 @@ class AdventureWords:
 
     @classmethod
     def instruction(cls, action: Action, view: Any) -> str:
-        data = action.to_json()
+        """The suggested move in words."""
         text = cls.action_words(action)
+        return text[0].upper() + text[1:] + "."
+
+    @staticmethod
+    def keys(action: Action, view: Any) -> str:
+        """What to type in the terminal for the move."""
+        data = action.to_json()
         kind = data["type"]
         if kind == "RequestCard":
-            typed = f"ask {NAMES[data['target']]} {data['card']}"
-        elif kind == "DeclareCard":
-            typed = f"declare {data['slot'] + 1} {data['card']}"
-        elif kind == "Peek":
-            typed = f"peek {data['slot'] + 1}"
-        else:
-            typed = {"SkipPeek": "skip", "PassTurn": "pass"}.get(kind, "")
-        return text[0].upper() + text[1:] + (f" (type '{typed}')." if typed else ".")
+            return f"ask {NAMES[data['target']]} {data['card']}"
+        if kind == "DeclareCard":
+            return f"declare {data['slot'] + 1} {data['card']}"
+        if kind == "Peek":
+            return f"peek {data['slot'] + 1}"
+        return {"SkipPeek": "skip", "PassTurn": "pass"}.get(kind, "do")
 
     @staticmethod
     def event_line(event: Event, hero: int, earlier: list[Event]) -> str | None:

@@ -27,6 +27,8 @@ class Advice:
     expected: Action | None
     step: int | None
     on_script: bool
+    keys: str = ""
+    """What to type for the suggested move in the terminal (the web shows buttons instead)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -34,6 +36,7 @@ class Advice:
             "expected": self.expected.to_json() if self.expected is not None else None,
             "step": self.step,
             "on_script": self.on_script,
+            "keys": self.keys,
         }
 
 
@@ -71,7 +74,8 @@ class Coach:
         if step is not None:
             taught = self._legal_match(step, legal)
             if taught is not None:
-                return Advice(step.say, taught, index, True)
+                return Advice(step.say, taught, index, True,
+                              self.lesson.words.keys(taught, view))
         guess = self.guide_move(view, events, legal)
         line = self.lesson.words.instruction(guess, view)
         if index == len(self.lesson.steps) and self.on_script(moves):
@@ -80,7 +84,7 @@ class Coach:
             line = "Suggestion: " + line
         elif not self.on_script(moves):
             line = "Off the lesson's script, a coach would say: " + line
-        return Advice(line, guess, None, False)
+        return Advice(line, guess, None, False, self.lesson.words.keys(guess, view))
 
     def _legal_match(self, step: Step, legal: list[Action]) -> Action | None:
         """The taught action, if a legal move matches it (legal lists may hold a canonical form,

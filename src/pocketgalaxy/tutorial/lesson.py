@@ -69,7 +69,7 @@ class Lesson:
     steps: tuple[Step, ...]
     goals: tuple[Goal, ...]
     words: Any
-    """The game's words: a module-level object with `event_line`, `action_words` and
+    """The game's words: a module-level object with `event_line`, `action_words`, `keys` and
     `instruction` (see perils.py / adventure.py)."""
     seat_names: tuple[str, ...] = field(default=())
 

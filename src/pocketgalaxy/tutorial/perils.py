@@ -72,33 +72,32 @@ def _roll(say: str) -> Step:
 STEPS = (
     _choose(1, "Round 1: three pathways lie face down and the Teller has described each one by "
                "sight. A pathway whose words hint at Spades with a low number is a peril your "
-               "Piloting (level 6) beats without a roll. Take pathway 2 (type 2)."),
+               "Piloting (level 6) beats without a roll. Take pathway 2."),
     _choose(2, "Round 2, by sound. Face cards are items, tools you can spend on a later plan. "
-               "Take pathway 3 (type 3) to pick one up."),
-    _choose(0, "Round 3, by smell. Take pathway 1 (type 1): a low Diamonds peril. Your Strength "
+               "Take pathway 3 to pick one up."),
+    _choose(0, "Round 3, by smell. Take pathway 1: a low Diamonds peril. Your Strength "
                "is only 2, so this one needs a plan and a roll."),
     _plan("S", ("QC",), "Make a plan: channel a different skill (Piloting, +1) and commit your "
                         "item (the Queen of Clubs, +1), then say in words how you use them. In "
                         "this lesson the Teller approves every bonus you name; in a real game "
-                        "the plan must really use them. Type S, then 1, then a sentence."),
-    _roll("Now roll the die (press Enter): the roll plus your bonus of 2 must reach "
+                        "the plan must really use them."),
+    _roll("Now roll the die: the roll plus your bonus of 2 must reach "
           "the peril's number."),
-    _choose(2, "Round 4: every pathway here is a peril. Take pathway 3 (type 3) and see what a "
+    _choose(2, "Round 4: every pathway here is a peril. Take pathway 3 and see what a "
                "failure costs."),
-    _plan("S", (), "Channel Piloting again (+1). You have no item left, so commit none: type "
-                   "S, then a sentence."),
+    _plan("S", (), "Channel Piloting again (+1). You have no item left, so commit none."),
     _roll("Roll. A 7 needs a 6 on the die even with +1: the odds are against you."),
-    _choose(0, "Round 5: you are hurt, and Hearts are healing gifts. Take pathway 1 (type 1)."),
-    _choose(0, "Round 6: perils again. Take pathway 1 (type 1)."),
-    _plan("S", (), "Channel Piloting (+1) and commit no item: type S, then a sentence."),
-    _roll("Roll the die: press Enter."),
-    _choose(1, "Round 7: take pathway 2 (type 2)."),
-    _plan("S", (), "Channel Piloting (+1): type S, then a sentence."),
+    _choose(0, "Round 5: you are hurt, and Hearts are healing gifts. Take pathway 1."),
+    _choose(0, "Round 6: perils again. Take pathway 1."),
+    _plan("S", (), "Channel Piloting (+1) and commit no item."),
+    _roll("Roll the die."),
+    _choose(1, "Round 7: take pathway 2."),
+    _plan("S", (), "Channel Piloting (+1)."),
     _roll("Roll the die. One more wound leaves you at 1 health."),
-    _choose(0, "Round 8: take pathway 1 (type 1). Watch what happens at zero health: the game "
+    _choose(0, "Round 8: take pathway 1. Watch what happens at zero health: the game "
                "is not over."),
-    _plan("S", (), "Channel Piloting (+1): type S, then a sentence."),
-    _roll("Roll the die: press Enter."),
+    _plan("S", (), "Channel Piloting (+1)."),
+    _roll("Roll the die."),
 )
 
 
@@ -153,11 +152,16 @@ class PerilsWords:
 
     @classmethod
     def instruction(cls, action: Action, view: Any) -> str:
-        """The suggested move in words, with the keys to type."""
-        data = action.to_json()
+        """The suggested move in words."""
         text = cls.action_words(action)
+        return text[0].upper() + text[1:] + "."
+
+    @staticmethod
+    def keys(action: Action, view: Any) -> str:
+        """What to type in the terminal for the move ("" when nothing needs saying)."""
+        data = action.to_json()
         if data["type"] == "ChoosePathway":
-            return f"{text} (type {data['position'] + 1})."
+            return str(data["position"] + 1)
         if data["type"] == "MakePlan":
             items = [i.code for i in getattr(view, "items", ())]
             keys = [data["channel"] or "Enter"]
@@ -165,11 +169,11 @@ class PerilsWords:
                 keys.append(" ".join(str(items.index(c) + 1) for c in data["items"]
                                      if c in items) or "Enter")
             if data["channel"] or data["items"]:
-                keys.append("a sentence")
-            text += " (type " + ", then ".join(keys) + ")"
+                keys.append("a sentence saying how")
+            return ", then ".join(keys)
         if data["type"] == "Roll":
-            text += " (press Enter)"
-        return text[0].upper() + text[1:] + "."
+            return "Enter"
+        return "do"
 
     @staticmethod
     def event_line(event: Event, hero: int, earlier: list[Event]) -> str | None:

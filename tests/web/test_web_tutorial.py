@@ -130,3 +130,21 @@ def test_an_unknown_lesson_is_refused_and_creates_nothing(client: Any, hub: Any)
     error = res.json()["error"]
     assert error["code"] == "lesson/unknown" and error["legal"] == ["perils", "adventure"]
     assert len(hub.live) == before
+
+
+def test_the_coach_lines_follow_the_game_in_order(client: Any) -> None:
+    gid, token = _start(client, "perils")
+    body = _coach(client, gid, token)
+    res = client.post(f"/api/games/{gid}/actions", headers={"Authorization": f"Bearer {token}"},
+                      json={"seat": 0, "action": body["advice"]["expected"],
+                            "index": body["index"]})
+    assert res.status_code == 200, res.text
+    lines = _coach(client, gid, token)["lines"]
+    start = len(lesson_for("perils").intro)
+    assert lines[start:start + 4] == [
+        "Well done: that is the move this step teaches.",
+        "Lesson: a pathway choice. Each round you pick one face-down pathway from the Teller's "
+        "words alone; the others are set aside unseen.",
+        "Revealed: the 5 of Spades (5S), a peril of difficulty 5.",
+        "Passed without a roll: your level 6 is above the peril's 5 (rule PP-R12).",
+    ]

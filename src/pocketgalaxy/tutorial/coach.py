@@ -155,6 +155,23 @@ class Coach:
             seen.append(event)
         return lines
 
+    def transcript(self, groups: list[tuple[Action | None, list[Event]]]) -> list[str]:
+        """Every line of the game so far, in order: the intro, then for each action (the setup
+        first) what the coach said of the learner's move (`Action`, None for another seat's)
+        and the lines for the events the learner saw from it."""
+        lines = list(self.lesson.intro)
+        seen: list[Event] = []
+        moves: list[Action] = []
+        for mine, events in groups:
+            if mine is not None:
+                moves.append(mine)
+                said = self.react_to_last(moves)
+                if said:
+                    lines.append(said)
+            lines.extend(self.narrate(events, seen))
+            seen.extend(events)
+        return lines
+
     def closing(self, events: list[Event]) -> str:
         """The last word: which lessons this game showed, and honestly which it did not."""
         done = {g.id for g in self.reached(events)}

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Request
 from starlette.concurrency import run_in_threadpool
 
-from pocketgalaxy.core.game import Action, Event
+from pocketgalaxy.core.game import Action, Event, visible_events
 from pocketgalaxy.registry import get_game
 from pocketgalaxy.tutorial import GAMES, Lesson, lesson_for
 from pocketgalaxy.tutorial.coach import Coach
@@ -97,22 +97,28 @@ async def lesson_words(game_id: str, request: Request, seat: int,
                        allowed=[str(lesson.hero)])
     session = live.session
     # Read what the seat may know on the loop (the hub changes the session there) ...
-    view = session.view(lesson.hero)
-    events = session.events_for(lesson.hero)
-    legal = session.legal_actions(lesson.hero)
-    moves = [(a, i) for i, (s, a) in enumerate(session.record.actions) if s == lesson.hero]
-    index = len(session.record.actions)
+    hero = lesson.hero
+    view = session.view(hero)
+    legal = session.legal_actions(hero)
+    actions = list(session.record.actions)
+    by_step: dict[int, list[Event]] = {}
+    for step, event in session.log:
+        by_step.setdefault(step, []).append(event)
+    groups = [(None if step < 0 or actions[step][0] != hero else actions[step][1],
+               visible_events(found, hero)) for step, found in sorted(by_step.items())]
     # ... and let the coach think in a worker thread.
-    return await run_in_threadpool(_words, lesson, view, events, legal, moves, index)
+    return await run_in_threadpool(_words, lesson, view, groups, legal, len(actions))
 
 
-def _words(lesson: Lesson, view: Any, events: list[Event], legal: list[Action],
-           moves: list[tuple[dict[str, Any], int]], index: int) -> dict[str, Any]:
+def _words(lesson: Lesson, view: Any, groups: list[tuple[dict[str, Any] | None, list[Event]]],
+           legal: list[Action], index: int) -> dict[str, Any]:
     coach = _coach(lesson)
     rules = coach.rules
-    actions = [rules.parse_action(a) for a, _ in moves]
+    parsed = [(rules.parse_action(a) if a is not None else None, found) for a, found in groups]
+    actions = [a for a, _ in parsed if a is not None]
+    events = [e for _, found in parsed for e in found]
     advice = coach.advice(view, events, actions, legal)
-    lines = list(lesson.intro) + coach.narrate(events, [])
+    lines = coach.transcript(parsed)
     return {
         "lesson": lesson.game,
         "title": lesson.title,

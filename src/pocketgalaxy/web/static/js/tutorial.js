@@ -92,9 +92,7 @@ function coachPanel(lesson) {
 
   function show(body) {
     advice = body.advice;
-    const said = [...body.lines];
-    if (body.last_move) said.push(body.last_move);
-    replace(lines, said.slice(-12).map((text) => el("li", { text })));
+    replace(lines, body.lines.slice(-12).map((text) => el("li", { text })));
     lines.scrollTop = lines.scrollHeight;
     now.textContent = advice.line || "Wait for the other player\u2026";
     doIt.disabled = !advice.expected;

@@ -4,6 +4,7 @@ a lesson never gets stuck whatever the learner does."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
@@ -170,3 +171,30 @@ def test_the_taught_moves_are_legal_when_their_turn_comes() -> None:
             legal = session.legal_actions(hero)
             assert any(coach.lesson.same_move(step, a) for a in legal), step.action
             session.act(hero, session.rules.parse_action(step.action))
+
+
+def test_the_coach_cannot_tell_hidden_cards_apart() -> None:
+    """Two deals that differ only in what Ada cannot see (a card of Bo's swapped with a table
+    card) give Ada equal views, and the coach says and suggests the same in both."""
+    from pocketgalaxy.games.adventure.actions import RequestCard
+
+    lesson = lesson_for("adventure")
+    rules = get_game("adventure")
+    coach = Coach(lesson, rules)
+    other = json.loads(json.dumps(lesson.pinned))
+    hand, table = other["hands"][1], other["table"]
+    i, j = hand.index("A3"), table.index("A1")
+    hand[i], table[j] = table[j], hand[i]
+    answers = []
+    for pinned in (lesson.pinned, other):
+        state = rules.new(coach.options, lesson.seed, players=2, pinned=pinned)
+        session = Session(rules, coach.options, seed=lesson.seed, players=2, pinned=pinned)
+        assert state.to_json()["table"] == pinned["table"]  # the deals really differ
+        view = session.view(0)
+        events = session.events_for(0)
+        legal = session.legal_actions(0)
+        off = [RequestCard(1, "S3")]  # any move other than the taught one: off the script
+        answers.append((view.to_json(), coach.advice(view, events, off, legal).to_json(),
+                        coach.narrate(events, [])))
+    assert answers[0] == answers[1]
+    assert answers[0][1]["on_script"] is False and answers[0][1]["expected"] is not None

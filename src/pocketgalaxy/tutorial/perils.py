@@ -16,6 +16,7 @@ from typing import Any
 
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.perils import events as ev
+from pocketgalaxy.games.perils.content import load_theme
 from pocketgalaxy.tutorial.lesson import Goal, Lesson, Step
 
 SKILLS = {"D": "Strength", "C": "Agility", "S": "Piloting", "H": "Charm"}
@@ -48,7 +49,13 @@ SEED = 1
 
 
 def card_words(code: str) -> str:
-    """'the 5 of Spades (5S)'; jokers 'a Joker (JK1)'."""
+    """'the 5 of Spades (5S)'; items and Big Bads by their playsheet names, as the tables show
+    them: 'the Mag-Boots (QC)', 'The Foundry Colossus (AD)'."""
+    theme = load_theme(OPTIONS["theme"], "one_per_suit")
+    if code in theme.items:
+        return f"the {theme.items[code].name} ({code})"
+    if code in theme.big_bads:
+        return f"{theme.big_bads[code].name} ({code})"
     if code.startswith("JK"):
         return f"a Joker ({code})"
     rank, suit = code[:-1], code[-1]
@@ -78,7 +85,7 @@ STEPS = (
     _choose(0, "Round 3, by smell. Take pathway 1: a low Diamonds peril. Your Strength "
                "is only 2, so this one needs a plan and a roll."),
     _plan("S", ("QC",), "Make a plan: channel a different skill (Piloting, +1) and commit your "
-                        "item (the Queen of Clubs, +1), then say in words how you use them. In "
+                        "item (the Mag-Boots, +1), then say in words how you use them. In "
                         "this lesson the Teller approves every bonus you name; in a real game "
                         "the plan must really use them."),
     _roll("Now roll the die: the roll plus your bonus of 2 must reach "
@@ -219,7 +226,7 @@ class PerilsWords:
             return "The draw pile is empty: the showdown begins."
         if isinstance(event, ev.BigBadFaced):
             result = {"passed": "passed", "defeated": "defeated", "failed": "not beaten"}
-            return (f"Big Bad {card_words(event.card)}: {result.get(event.result, event.result)};"
+            return (f"Big Bad: {card_words(event.card)}, {result.get(event.result, event.result)};"
                     f" {event.remaining} left.")
         if isinstance(event, ev.GameWon):
             return f"You won the Prize with {event.health} health left!"

@@ -206,8 +206,6 @@ LESSON = Lesson(
         "needs its four cards (a ship, a planet, an alien and a marvel) in one hand.",
         "Eight cards lie face down on the table. Ask for cards, peek, and name table cards "
         "to collect them.",
-        "Type 'hint' for the taught move, 'do' to let the coach make it, 'quit' to leave, "
-        "'new' to start a real game.",
     ),
     steps=STEPS,
     goals=GOALS,

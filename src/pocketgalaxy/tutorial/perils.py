@@ -251,8 +251,7 @@ LESSON = Lesson(
         "Your cards: 2 of Diamonds (Strength 2), 4 of Clubs (Agility 4), 6 of Spades "
         "(Piloting 6) and 3 of Hearts (3 health).",
         "This lesson lays three pathways a round (the quicker game) and approves every bonus "
-        "you name. Type 'hint' for the taught move, 'do' to let the coach make it, 'quit' to "
-        "leave, 'new' to start a real game.",
+        "you name, so you can learn the steps first.",
     ),
     steps=STEPS,
     goals=GOALS,

@@ -102,6 +102,14 @@ def test_do_makes_the_coach_move_and_hint_repeats_it() -> None:
     assert "You left the lesson." in out
 
 
+def test_help_lists_the_lesson_commands() -> None:
+    result = CliRunner().invoke(app, ["tutorial", "adventure"], input="?\nquit\n")
+    out = " ".join(result.output.split())
+    assert result.exit_code == 0, result.output
+    assert "declare SLOT CARD" in out  # the game's own help
+    assert out.count("Lesson commands: hint the coach's suggestion again") == 2
+
+
 def test_a_different_move_is_accepted_and_explained() -> None:
     result = CliRunner().invoke(app, ["tutorial", "perils"], input="3\nquit\n")
     out = " ".join(result.output.split())

@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
+from rich.text import Text
 
 from pocketgalaxy.agents.registry import make_agent
 from pocketgalaxy.cli import play
@@ -49,6 +50,8 @@ class TutorialHost(GameHost):
     def __init__(self, session: Session, seats: list[SeatInfo], screen: Screen, out: Console,
                  coach: Coach, **kwargs: Any) -> None:
         super().__init__(session, seats, screen, out, autosave=False, **kwargs)
+        # `?` shows the game's help and then the lesson's own commands.
+        self.screen.help_text = Group(screen.help_text, Text.from_markup(COMMANDS_HELP))
         self.coach = coach
         self.lesson: Lesson = coach.lesson
         self.advice: Advice | None = None

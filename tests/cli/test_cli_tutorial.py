@@ -117,6 +117,7 @@ def test_a_different_move_is_accepted_and_explained() -> None:
     assert "That is not the move of this step (take pathway 2), but it is allowed: take " \
            "pathway 3." in out
     assert "Take pathway 2. Type: 2" in out
+    assert "Not shown yet: an automatic pass; a plan with a channelled skill and an item;" in out
     assert "Off the lesson's script, a coach would say:" in out
 
 

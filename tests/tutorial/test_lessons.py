@@ -132,7 +132,10 @@ def test_another_legal_move_is_accepted_and_explained(game: str) -> None:
     other = next(a for a in session.legal_actions(hero)
                  if not coach.lesson.same_move(coach.lesson.steps[0], a))
     session.act(hero, other)
-    line = coach.react(advice, other)
+    line = coach.react(advice, other, session.events_for(hero))
+    left = [g.title for g in coach.lesson.goals if g not in coach.reached(
+        session.events_for(hero))]
+    assert line.endswith("Not shown yet: " + "; ".join(left) + ".")
     assert line.startswith("That is not the move of this step")
     assert coach.lesson.words.action_words(other) in line
     assert "allowed" in line

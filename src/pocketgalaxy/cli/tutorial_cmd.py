@@ -140,7 +140,8 @@ class TutorialHost(GameHost):
                         self.coach_says("That move is not allowed here; " + self.advice.line)
                         continue
                     break
-                self.coach_says(self.coach.react(self.advice, action))
+                self.coach_says(self.coach.react(self.advice, action,
+                                                 self.session.events_for(hero)))
                 self._narrate(before)
                 self.screen.after_action(self, seat, events)
             self.screen.finish(self)

@@ -106,9 +106,10 @@ class Coach:
         return agent.act(view, legal)
 
     # -- after a move -------------------------------------------------------------------
-    def react(self, before: Advice, action: Action) -> str:
+    def react(self, before: Advice, action: Action, events: list[Event] | None = None) -> str:
         """What the coach says of the learner's move: praise for the taught move; for any
-        other legal move, what it does and what it means for the lesson."""
+        other legal move, what it does and what it means for the lesson (with `events`, the
+        learner's events so far, this move's included: which lessons are still to come)."""
         words = self.lesson.words
         if before.expected is None:
             return ""
@@ -116,15 +117,21 @@ class Coach:
             step = self.lesson.steps[before.step]
             if self.lesson.same_move(step, action):
                 return "Well done: that is the move this step teaches."
-            return (f"That is not the move of this step ({words.action_words(before.expected)}),"
+            text = (f"That is not the move of this step ({words.action_words(before.expected)}),"
                     f" but it is allowed: {words.action_words(action)}. The deal was laid for the"
                     " taught moves, so some lessons may now come later or not at all; I will say"
                     " which at the end, and keep suggesting good moves.")
+            if events is not None:
+                done = {g.id for g in self.reached(events)}
+                left = [g.title for g in self.lesson.goals if g.id not in done]
+                if left:
+                    text += " Not shown yet: " + "; ".join(left) + "."
+            return text
         if action.to_json() == before.expected.to_json():
             return "Good: that is the move I suggested."
         return f"Your choice: {words.action_words(action)}. That is a legal move."
 
-    def react_to_last(self, moves: list[Action]) -> str:
+    def react_to_last(self, moves: list[Action], events: list[Event] | None = None) -> str:
         """What the coach says of the learner's last move judged by the script alone (for a
         shell that keeps no advice between requests): praise, an explanation, or nothing."""
         if not moves:
@@ -135,7 +142,7 @@ class Coach:
         step = self.lesson.steps[len(before)]
         taught = self.rules.parse_action(step.action)
         index = len(before)
-        return self.react(Advice(step.say, taught, index, True), last)
+        return self.react(Advice(step.say, taught, index, True), last, events)
 
     def narrate(self, events: list[Event], earlier: list[Event]) -> list[str]:
         """Lines for the new `events` (what happened and why), and the lesson line of each goal
@@ -165,7 +172,7 @@ class Coach:
         for mine, events in groups:
             if mine is not None:
                 moves.append(mine)
-                said = self.react_to_last(moves)
+                said = self.react_to_last(moves, seen + events)
                 if said:
                     lines.append(said)
             lines.extend(self.narrate(events, seen))

@@ -40,6 +40,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pocketgalaxy.cli.tell_cmd",  # tell CARD: the computer Teller's words for a real deck
     "pocketgalaxy.cli.balance_cmd",  # balance GAME: a designer's study of rule variants
     "pocketgalaxy.cli.print_cmd",  # print GAME: print-and-play PDFs
+    "pocketgalaxy.cli.tutorial_cmd",  # tutorial GAME: a guided first game with a coach
 )
 """Optional command modules: each, when present, exposes `register(app)`."""
 

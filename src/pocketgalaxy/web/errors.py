@@ -102,6 +102,9 @@ _EXACT = {
     "message/malformed_json": 400,
     "server/error": 500,
     "store/failed": 503,
+    "lesson/unknown": 404,
+    "lesson/not_a_lesson": 404,
+    "lesson/not_the_learner": 403,
 }
 
 

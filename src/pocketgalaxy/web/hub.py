@@ -142,6 +142,7 @@ class Hub:
         turn_clock_s: Any = None,
         seed: int | None = None,
         pinned: dict[str, Any] | None = None,
+        bot_seeds: dict[int, int] | None = None,
     ) -> dict[str, Any]:
         """Create a game; the server picks the seed. Returns tokens and links (shown only once)."""
         rules = self.rules_for(game)
@@ -168,7 +169,8 @@ class Hub:
         tokens: dict[int, str] = {}
         agents: dict[int, Agent] = {}
         for i, spec in enumerate(seats):
-            info, agent = self._seat_from_request(rules, i, players, spec)
+            fixed = (bot_seeds or {}).get(i)
+            info, agent = self._seat_from_request(rules, i, players, spec, fixed)
             if info.kind == "human":
                 tokens[i] = new_token()
                 info.token_hash = hash_token(tokens[i])
@@ -225,7 +227,7 @@ class Hub:
         return value
 
     def _seat_from_request(
-        self, rules: GameRules[Any, Any], seat: int, players: int, spec: Any
+        self, rules: GameRules[Any, Any], seat: int, players: int, spec: Any, seed: int | None
     ) -> tuple[SeatInfo, Agent | None]:
         if not isinstance(spec, dict):
             raise WebError("request/malformed", f"seat {seat} must be a JSON object")
@@ -250,7 +252,7 @@ class Hub:
         bot = spec.get("bot") or self.default_bot(rules.name, seat, players)
         if not isinstance(bot, str) or len(bot) > 200:
             raise WebError("request/malformed", f"seat {seat}: 'bot' must be a player name")
-        bot_seed = secrets.randbelow(2**31)
+        bot_seed = secrets.randbelow(2**31) if seed is None else seed  # fixed: lessons
         agent = self.make_agent(rules.name, bot, seat, players, bot_seed)
         name = self.clean_name(spec.get("name"), f"{bot.partition(':')[0].title()} (computer)")
         return SeatInfo(seat=seat, kind="bot", name=name, bot=bot, bot_seed=bot_seed), agent

@@ -28,7 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from pocketgalaxy.core.errors import PocketGalaxyError
-from pocketgalaxy.web import api, guide, inputs, payloads, studies, ws
+from pocketgalaxy.web import api, guide, inputs, payloads, studies, tutorial_api, ws
 from pocketgalaxy.web.errors import WebError, status_for
 from pocketgalaxy.web.headers import SecurityHeaders
 from pocketgalaxy.web.hub import AgentMaker, AgentNames, GamesLookup, Hub
@@ -159,6 +159,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(guide.router)  # the How to play pages, /rules and /rules/{game}
     app.include_router(studies.router)  # the data folder's balance studies, /studies
+    app.include_router(tutorial_api.router)  # the lessons: /api/lessons/{game}, .../lesson
     app.add_api_websocket_route("/ws/{game_id}", ws.websocket_endpoint)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 

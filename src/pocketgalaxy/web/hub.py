@@ -525,6 +525,9 @@ class Hub:
         conn.seat, conn.game_id = seat, live.id
         conn.sent_index = live.index
         live.conns.add(conn)
+        # A finished game leaves memory when nobody is connected; one who connects brings it back,
+        # so a later change (a rematch) reaches this connection.
+        self.live.setdefault(live.id, live)
         live.idle_since = None
         flipped = conns.count(live, seat, +1)
         conn.push(payloads.seat_payload(live, seat, "snapshot", since=since,

@@ -182,3 +182,37 @@ def test_the_notification_and_sound_switches_are_off_by_default_and_persist(
     page.reload()
     page.wait_for_function("document.body.dataset.index !== undefined")
     assert page.locator("#alert-sound").get_attribute("aria-pressed") == "false"
+
+
+# Stands in for the browser's Notification (recording what would be shown) and for a hidden tab.
+_HIDDEN_TAB_WITH_NOTIFICATIONS = """
+Object.defineProperty(document, "visibilityState", { get: () => "hidden" });
+window.__notes = [];
+window.Notification = class {
+  static get permission() { return "granted"; }
+  static requestPermission() { return Promise.resolve("granted"); }
+  constructor(title, options) { window.__notes.push({ title, body: options.body }); }
+  close() {}
+};
+"""
+
+
+def test_a_notification_comes_only_when_switched_on_and_the_tab_is_hidden(
+        live_server: Any, new_page: Any) -> None:
+    made = two_people(live_server, "adventure")
+    page = new_page(DESKTOP)
+    page.context.add_init_script(_HIDDEN_TAB_WITH_NOTIFICATIONS)
+    open_table(page, live_server.url + made["seats"][1]["link"])
+    ada = open_table(new_page(DESKTOP), live_server.url + made["seats"][0]["link"])
+    play_turn(ada)  # switched off: Grace's turn comes silently
+    page.wait_for_function("document.body.dataset.myTurn === '1'")
+    assert page.evaluate("window.__notes") == []
+    play_turn(page)
+    page.click("#alert-notify")
+    page.wait_for_selector("#alert-notify[aria-pressed=true]")
+    play_turn(ada)
+    page.wait_for_function("document.body.dataset.myTurn === '1'")
+    notes = page.evaluate("window.__notes")
+    assert notes == [{"title": "Your move",
+                      "body": "It is your turn (Adventure Cards: Pocket Galaxy)."}]
+    assert page.evaluate("window.__pocketgalaxy.alerts.notes") == 1

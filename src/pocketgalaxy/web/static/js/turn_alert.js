@@ -83,7 +83,7 @@ export function createTurnAlert({ root, seat, gameId }) {
   function notify() {
     if (!("Notification" in window) || Notification.permission !== "granted") return;
     try {
-      const shown = new Notification("Your move", { body: `${base}: it is your turn.`, tag: `pocketgalaxy-${gameId}` });
+      const shown = new Notification("Your move", { body: `It is your turn (${base}).`, tag: `pocketgalaxy-${gameId}` });
       shown.onclick = () => {
         window.focus();
         shown.close();

@@ -216,3 +216,17 @@ def test_a_notification_comes_only_when_switched_on_and_the_tab_is_hidden(
     assert notes == [{"title": "Your move",
                       "body": "It is your turn (Adventure Cards: Pocket Galaxy)."}]
     assert page.evaluate("window.__pocketgalaxy.alerts.notes") == 1
+
+
+def test_the_lobby_form_sends_the_rematch_choice(live_server: Any, new_page: Any) -> None:
+    page = new_page(DESKTOP)
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    choice = page.locator("#rematch-absent")
+    assert choice.input_value() == "open"  # the documented default
+    assert page.locator("label[for=rematch-absent]").inner_text().startswith("At a rematch")
+    choice.select_option("computer")
+    page.click("#create")
+    page.wait_for_selector("#created:not([hidden])")
+    game_id = page.locator("#created").get_attribute("data-game-id")
+    assert live_server.api("GET", f"/api/games/{game_id}")["rematch_absent"] == "computer"

@@ -121,6 +121,27 @@ def test_downgrade_and_upgrade_again(engine: sa.Engine) -> None:
     assert revision(engine) == migrations.head()
 
 
+def test_revision_0003_gives_old_games_the_rematch_columns(engine: sa.Engine) -> None:
+    """Games stored at 0002 get `rematch_absent = 'open'` (the documented default) and no
+    rematch; downgrading to 0002 takes both columns away again."""
+    migrations.upgrade(engine, "0002_games_damage")
+    stamp = "2026-01-01 00:00:00"
+    with engine.begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO games (id, game, options, players, seats, creator_token_hash, status, "
+            "action_count, created_at, updated_at) VALUES ('g1', 'adventure', '{}', 2, '[]', "
+            "'x', 'over', 0, :t, :t)"), {"t": stamp})
+    migrations.upgrade(engine)
+    with engine.connect() as conn:
+        row = conn.execute(sa.text(
+            "SELECT rematch_id, rematch_absent FROM games WHERE id = 'g1'")).one()
+    assert tuple(row) == (None, "open")
+    with engine.begin() as conn:
+        command.downgrade(migrations.config(conn), "0002_games_damage")
+    columns = {c["name"] for c in sa.inspect(engine).get_columns("games")}
+    assert "damage" in columns and not columns & {"rematch_id", "rematch_absent"}
+
+
 def _play_some(client: TestClient) -> dict[str, list[Any]]:
     """Three games at different points; returns each game's stored action rows."""
     games: dict[str, list[Any]] = {}
@@ -250,7 +271,7 @@ def test_the_scripts_ship_in_the_package() -> None:
     files = [p for p in migrations.SCRIPTS.rglob("*")
              if p.is_file() and "__pycache__" not in p.parts]
     assert {p.name for p in files} >= {"env.py", "script.py.mako", "r0001_initial_schema.py",
-                                       "r0002_games_damage.py"}
+                                       "r0002_games_damage.py", "r0003_games_rematch.py"}
     for path in files:
         rel = path.relative_to(package).as_posix()
         assert any(fnmatch.fnmatch(rel, pat) for pat in patterns), rel

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.options import describe_options
-from pocketgalaxy.web import inputs, payloads
+from pocketgalaxy.web import inputs, payloads, rematch
 from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.limits import Limits, client_address
@@ -66,6 +66,7 @@ class CreateGame(BaseModel):
     seats: list[SeatRequest] = Field(max_length=16)
     takeover_after_s: int | None = None
     turn_clock_s: int | None = None
+    rematch_absent: Literal["open", "computer"] = "open"
 
 
 class ClaimSeat(BaseModel):
@@ -119,6 +120,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         [s.model_dump() for s in body.seats],
         takeover_after_s=body.takeover_after_s,
         turn_clock_s=body.turn_clock_s,
+        rematch_absent=body.rematch_absent,
     )
     limits.game_created(address)
     return made
@@ -195,6 +197,26 @@ async def give_back(
     hub = _hub(request)
     await hub.give_back(game_id, seat, bearer(authorization))
     return payloads.summary(hub.get(game_id))
+
+
+class RematchRequest(BaseModel):
+    """`POST /api/games/{id}/rematch`: the asker's seat (its token as Bearer)."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = None
+    creator_token: str | None = Field(default=None, max_length=200)
+
+
+@router.post("/games/{game_id}/rematch")
+async def rematch_game(
+    game_id: str, request: Request, authorization: AuthHeader = None,
+    body: RematchRequest | None = None,
+) -> dict[str, Any]:
+    """A seated player of a finished game starts its rematch (once) and gets its seat there."""
+    return await rematch.request(
+        _hub(request), game_id, body.seat if body else None, bearer(authorization),
+        creator_token=body.creator_token if body else None,
+        limits=request.app.state.limits, address=client_address(request.scope))
 
 
 @router.get("/games/{game_id}/record")

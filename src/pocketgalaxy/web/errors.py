@@ -87,6 +87,8 @@ _EXACT = {
     "seat/taken_over": 409,
     "seat/not_human": 409,
     "record/not_finished": 409,
+    "rematch/not_finished": 409,
+    "rematch/not_seated": 403,
     "record/damaged": 409,
     "game/abandoned": 409,
     "message/too_large": 413,

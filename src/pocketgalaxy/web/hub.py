@@ -33,7 +33,7 @@ from pocketgalaxy.core.game import Action, GameRules
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.core.rng import new_seed
 from pocketgalaxy.session import Session
-from pocketgalaxy.web import conns, integrity, payloads
+from pocketgalaxy.web import conns, integrity, payloads, rematch
 from pocketgalaxy.web.bots import Bots
 from pocketgalaxy.web.errors import WebError, refused_move
 from pocketgalaxy.web.live import Clock, Conn, LiveGame, SeatInfo, default_name, encode, play_link
@@ -140,6 +140,7 @@ class Hub:
         *,
         takeover_after_s: Any = None,
         turn_clock_s: Any = None,
+        rematch_absent: Any = None,
         seed: int | None = None,
         pinned: dict[str, Any] | None = None,
         bot_seeds: dict[int, int] | None = None,
@@ -161,6 +162,7 @@ class Hub:
         opts = options_from_json(rules.options_type, options)
         takeover = self._seconds("takeover_after_s", takeover_after_s)
         clock = self._seconds("turn_clock_s", turn_clock_s)
+        absent = rematch.check_absent(rematch_absent)
         if not isinstance(seats, list) or len(seats) != players:
             raise WebError(
                 "request/malformed", f"'seats' must list exactly {players} seats (one per player)"
@@ -191,13 +193,13 @@ class Hub:
             creator_token_hash=hash_token(creator), takeover_after_s=takeover,
             turn_clock_s=clock, status="over" if session.is_over else "running",
             outcome=session.outcome.to_json() if session.outcome else None, action_count=0,
-            created_at=stamp, updated_at=stamp,
+            created_at=stamp, updated_at=stamp, rematch_absent=absent,
         )
         self.store.insert_game(row)
         live = LiveGame(
             id=game_id, rules=rules, session=session, seats=infos,
             creator_token_hash=row.creator_token_hash, takeover_after_s=takeover,
-            turn_clock_s=clock, created_at=stamp, by=[],
+            turn_clock_s=clock, created_at=stamp, by=[], rematch_absent=absent,
         )
         self.live[game_id] = live
         self._after_change(live)
@@ -320,6 +322,7 @@ class Hub:
             creator_token_hash=row.creator_token_hash, takeover_after_s=row.takeover_after_s,
             turn_clock_s=row.turn_clock_s, created_at=row.created_at, by=[a.by for a in actions],
             abandoned=row.status == "abandoned", idle_since=_idle_since(row.updated_at),
+            rematch_id=row.rematch_id, rematch_absent=row.rematch_absent,
         )
 
     def _agent_for(self, game: str, seat: SeatInfo, players: int) -> Agent:
@@ -525,6 +528,9 @@ class Hub:
         conn.seat, conn.game_id = seat, live.id
         conn.sent_index = live.index
         live.conns.add(conn)
+        # A finished game leaves memory when nobody is connected; one who connects brings it back,
+        # so a later change (a rematch) reaches this connection.
+        self.live.setdefault(live.id, live)
         live.idle_since = None
         flipped = conns.count(live, seat, +1)
         conn.push(payloads.seat_payload(live, seat, "snapshot", since=since,

@@ -117,6 +117,8 @@ class LiveGame:
     abandoned: bool = False  # nobody came back in time: kept, viewable, no more actions
     idle_since: float | None = None  # loop time since when nobody is connected and nothing moved
     touched_at: float = 0.0  # loop time the store's `updated_at` was last refreshed
+    rematch_id: str | None = None  # the game its rematch started (web/rematch.py)
+    rematch_absent: str = "open"  # what a rematch does with absent people's seats
 
     @property
     def index(self) -> int:

@@ -22,6 +22,7 @@ from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Action, Event, visible_events
 from pocketgalaxy.core.record import start_state
 from pocketgalaxy.web.errors import WebError, error_json
+from pocketgalaxy.web.rematch import rematch_json
 
 if TYPE_CHECKING:
     from pocketgalaxy.web.live import LiveGame
@@ -56,6 +57,7 @@ def seat_payload(
         "seats": seats_json(live),
         "outcome": outcome.to_json() if outcome is not None else None,
         "clock": clock,
+        "rematch": rematch_json(live),
     }
 
 
@@ -164,6 +166,8 @@ def summary(live: LiveGame) -> dict[str, Any]:
         "takeover_after_s": live.takeover_after_s,
         "turn_clock_s": live.turn_clock_s,
         "created_at": live.created_at.isoformat(),
+        "rematch_absent": live.rematch_absent,
+        "rematch": rematch_json(live),
     }
 
 

@@ -1,8 +1,9 @@
 """Durable storage (SQLAlchemy 2.x): a game is its record, so we keep its inputs and its action log.
 
 Two tables. `games` holds what was chosen at creation (game, options, players, seed or pinned deal,
-seats with token HASHES, creator token hash, takeover and clock settings) plus status, outcome and
-`damage` (why the integrity check refused the game, NULL while it is sound). `actions` holds every
+seats with token HASHES, creator token hash, takeover and clock settings, `rematch_absent`) plus
+status, outcome, `damage` (why the integrity check refused the game, NULL while it is sound) and
+`rematch_id` (the one game its rematch started, web/rematch.py). `actions` holds every
 accepted action as (game_id, idx, seat, action JSON, who made it), with a UNIQUE (game_id, idx)
 constraint: two writers racing for the same index cannot both win.
 
@@ -63,6 +64,10 @@ games_table = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("damage", sa.Text, nullable=True),  # revision 0002
+    # revision 0003: the game a rematch of this one started (at most one), and what a rematch
+    # does with the seats of people who are not connected ("open" | "computer")
+    sa.Column("rematch_id", sa.String(32), nullable=True),
+    sa.Column("rematch_absent", sa.String(16), nullable=False, server_default="open"),
 )
 
 actions_table = sa.Table(
@@ -141,6 +146,8 @@ class GameRow:
     created_at: dt.datetime
     updated_at: dt.datetime
     damage: str | None = None
+    rematch_id: str | None = None
+    rematch_absent: str = "open"
     unreadable: str | None = None
 
     @property
@@ -331,6 +338,35 @@ class Store:
                 games_table.update().where(games_table.c.id == game_id).values(damage=reason)
             )
 
+    def insert_rematch(self, row: GameRow, old_id: str) -> str:
+        """Insert `row` as the rematch of `old_id` and link the two, in one transaction.
+
+        Returns the id of the old game's rematch: `row.id`, or, when another request linked one
+        first (the conditional update finds `rematch_id` already set), that game's id, and then
+        `row` is not inserted. So one finished game never gets two rematches, even across
+        processes sharing the database.
+        """
+        values = {f: getattr(row, f) for f in _STORED_FIELDS}
+        with self.engine.begin() as conn:
+            linked = conn.execute(
+                games_table.update()
+                .where((games_table.c.id == old_id) & games_table.c.rematch_id.is_(None))
+                .values(rematch_id=row.id)
+            ).rowcount
+            if linked != 1:
+                found = conn.execute(sa.select(games_table.c.rematch_id)
+                                     .where(games_table.c.id == old_id)).scalar_one()
+                return str(found)
+            conn.execute(games_table.insert().values(**values))
+        self._write_marker()
+        return row.id
+
+    def set_creator(self, game_id: str, creator_token_hash: str) -> None:
+        """Store the creator's token hash (a rematch's creator collects it after creation)."""
+        with self.engine.begin() as conn:
+            conn.execute(games_table.update().where(games_table.c.id == game_id)
+                         .values(creator_token_hash=creator_token_hash))
+
     def update_seats(self, game_id: str, seats: list[dict[str, Any]]) -> None:
         with self.engine.begin() as conn:
             conn.execute(
@@ -471,6 +507,8 @@ def _game_row(m: Any) -> GameRow:
         turn_clock_s=None, status=str(m["status"]), outcome=None, action_count=0,
         created_at=dt.datetime.fromtimestamp(0, dt.UTC),
         updated_at=dt.datetime.fromtimestamp(0, dt.UTC), damage=m["damage"],
+        rematch_id=None if m["rematch_id"] is None else str(m["rematch_id"]),
+        rematch_absent=str(m["rematch_absent"]),
     )
     where = f"game {gid}:"
     # Times first: the listing shows them even for a game whose other values are broken.

@@ -280,6 +280,7 @@ async function onCreate(ev) {
     seats: readSeats(),
     takeover_after_s: secondsOrNull("takeover"),
     turn_clock_s: secondsOrNull("clock"),
+    rematch_absent: $("rematch-absent")?.value || "open",
   };
   try {
     const res = await api("POST", "/api/games", { body });

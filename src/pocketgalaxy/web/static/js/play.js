@@ -3,6 +3,8 @@
 // and hands it every snapshot and update. Also: seat takeover by computer players for the creator.
 
 import { GameSocket } from "./net.js";
+import { createRematch } from "./rematch.js";
+import { createTurnAlert } from "./turn_alert.js";
 import { api, el, fragmentParams, loadToken, replace, saveToken, seatName, showError } from "./util.js";
 
 const TITLES = { perils: "Perils & Pathways", adventure: "Adventure Cards" };
@@ -48,6 +50,9 @@ const ctx = {
   errorBox: null, // the module sets this to a box near its controls
 };
 
+const turnAlert = createTurnAlert({ root: $("turn-alerts"), seat, gameId });
+const rematch = createRematch({ root: $("end-actions"), gameId, seat, token: () => token });
+
 const socket = new GameSocket(gameId, {
   seat,
   token,
@@ -82,6 +87,10 @@ async function handle(msg) {
     }
     return;
   }
+  if (msg.type === "rematch") {
+    rematch.moved(msg); // a player started the rematch: this page follows
+    return;
+  }
   if (msg.type === "presence") {
     // Someone came or went: only the seats' connected flags changed (no new position).
     if (!last) return;
@@ -104,6 +113,8 @@ async function handle(msg) {
   await ensureTable(msg.game);
   renderFrame(msg);
   table.render(msg);
+  turnAlert.update(msg);
+  rematch.render(msg);
   const legal = $("legal");
   legal.dataset.legal = JSON.stringify(msg.legal || []);
   legal.dataset.index = String(msg.index ?? 0);
@@ -259,6 +270,7 @@ socket.connect();
 window.__pocketgalaxy = {
   socket,
   ctx,
+  alerts: turnAlert.state,
   get last() { return last; },
   get events() { return [...seen.keys()].sort((a, b) => a - b).flatMap((k) => seen.get(k)); },
 };

@@ -85,7 +85,8 @@ def _end_my_turn(page: Any) -> None:
             continue
         ask = asks[0]
         page.click(f"button.player-btn[data-target='{ask['target']}']")
-        act_and_wait(page, lambda a=ask: page.click(f"#picker button.pick[data-card='{a['card']}']"))
+        pick = f"#picker button.pick[data-card='{ask['card']}']"
+        act_and_wait(page, lambda p=pick: page.click(p))
     raise AssertionError("Ada's turn never ended")
 
 
@@ -199,7 +200,8 @@ _CONTRAST = """(node) => {
     return layers.reverse().reduce((acc, l) => over(l, acc), { r: 0, g: 0, b: 0, a: 1 });
   };
   const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92
-    : ((v + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+    : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
   const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
     return (x + 0.05) / (y + 0.05); };
   const texts = [...node.querySelectorAll('*')].filter((n) => n.childElementCount === 0
@@ -248,7 +250,8 @@ def test_cards_move_between_places_unless_motion_is_reduced(live_server: Any, br
               const moves = m.cardMoves([{ type: 'RequestGranted', requester: 3, target: 1,
                                           card: 'S2' }, { type: 'RequestRefused', requester: 3,
                                           target: 1, card: 'S3' }]);
-              const place = (k) => k === 'seat:1' ? document.querySelector('#players [data-seat="1"]')
+              const place = (k) => k === 'seat:1'
+                ? document.querySelector('#players [data-seat="1"]')
                 : document.getElementById('hand');
               const n = m.playMoves(moves, place, (id) => cards.adventureCard(id));
               const flying = document.querySelectorAll('.flying-card').length;

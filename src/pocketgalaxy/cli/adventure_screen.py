@@ -26,7 +26,8 @@ from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.adventure import actions as A
 from pocketgalaxy.games.adventure.identities import parse_identity
-from pocketgalaxy.games.adventure.recap import card_name, event_text
+from pocketgalaxy.games.adventure.recap import card_name as card_name  # shared with the web
+from pocketgalaxy.games.adventure.recap import event_text as event_text
 
 NAMES = ("Ada", "Bo", "Cyd", "Dee", "Eli")
 GRID_COLUMNS = 8

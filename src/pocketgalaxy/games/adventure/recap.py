@@ -52,6 +52,9 @@ def event_text(
     def who(seat: int) -> str:
         return "You" if seat == viewer else names[seat]
 
+    def whom(seat: int) -> str:
+        return "you" if seat == viewer else names[seat]
+
     if kind == "CardsDealt":
         verb = "were" if f("seat") == viewer else "was"
         cards = list(f("cards"))
@@ -64,7 +67,7 @@ def event_text(
         return f"{who(f('seat'))} {'go' if f('seat') == viewer else 'goes'} first."
     if kind in ("RequestGranted", "RequestRefused"):
         answer = "granted" if kind == "RequestGranted" else "refused"
-        asked = f"{who(f('requester'))} asked {names[f('target')]}"
+        asked = f"{who(f('requester'))} asked {whom(f('target'))}"
         return f"{asked} for {card_name(f('card'))}: {answer}."
     if kind == "SlotPeeked":
         return f"{who(f('seat'))} peeked at slot {f('slot') + 1}."
@@ -80,10 +83,10 @@ def event_text(
             return f"{said}: right, and took it."
         return f"{said}: wrong, it was {card_name(f('revealed_card'))} (turned face down again)."
     if kind == "MissionClaimed":
-        cards = " ".join(f("cards"))
-        return f"{who(f('seat'))} completed mission {f('mission') + 1} and claimed it ({cards})."
+        shown = " ".join(f("cards"))
+        return f"{who(f('seat'))} completed mission {f('mission') + 1} and claimed it ({shown})."
     if kind == "TurnPassed":
-        return f"The turn passes to {names[f('to_seat')]}."
+        return f"The turn passes to {whom(f('to_seat'))}."
     if kind == "TurnTimedOut":  # a web server notice, not a rules event
         return f"Time ran out for {names[f('seat')]}: a computer player moved for them."
     if kind == "GameEnded":

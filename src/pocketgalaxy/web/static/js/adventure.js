@@ -234,7 +234,10 @@ export function createTable(root, ctx) {
       })));
     replace(picker, rows);
     picker.hidden = !myTurn || view.phase === "peek";
-    root.querySelector("#picker-title").hidden = picker.hidden;
+    const pickerTitle = root.querySelector("#picker-title");
+    pickerTitle.hidden = picker.hidden;
+    // The question itself above the picker (on a phone the hint has scrolled away by now).
+    pickerTitle.textContent = sel ? hint.textContent : "Name a card";
   }
 
   function renderExtra(view) {

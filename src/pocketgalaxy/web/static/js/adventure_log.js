@@ -21,6 +21,7 @@ export function cardName(id, names) {
  */
 export function eventText(e, seatNames, viewer, { cards = null, priv = false } = {}) {
   const who = (s) => (s === viewer ? "You" : seatNames[s]);
+  const whom = (s) => (s === viewer ? "you" : seatNames[s]);
   const c = (id) => cardName(id, cards);
   switch (e.type) {
     case "CardsDealt": return `${who(e.seat)} ${e.seat === viewer ? "were" : "was"} dealt ${e.cards.length} test-cards: ${e.cards.join(" ")}.`;
@@ -29,7 +30,7 @@ export function eventText(e, seatNames, viewer, { cards = null, priv = false } =
     case "FirstPlayerChosen": return `${who(e.seat)} ${e.seat === viewer ? "go" : "goes"} first.`;
     case "RequestGranted":
     case "RequestRefused":
-      return `${who(e.requester)} asked ${seatNames[e.target]} for ${c(e.card)}: ${e.type === "RequestGranted" ? "granted" : "refused"}.`;
+      return `${who(e.requester)} asked ${whom(e.target)} for ${c(e.card)}: ${e.type === "RequestGranted" ? "granted" : "refused"}.`;
     case "SlotPeeked": return `${who(e.seat)} peeked at slot ${e.slot + 1}.`;
     case "PeekSeen":
       if (!priv || e.seat !== viewer) return null;
@@ -41,7 +42,7 @@ export function eventText(e, seatNames, viewer, { cards = null, priv = false } =
       return `${said}: wrong, it was ${c(e.revealed_card)} (turned face down again).`;
     }
     case "MissionClaimed": return `${who(e.seat)} completed mission ${e.mission + 1} and claimed it (${e.cards.join(" ")}).`;
-    case "TurnPassed": return `The turn passes to ${seatNames[e.to_seat]}.`;
+    case "TurnPassed": return `The turn passes to ${whom(e.to_seat)}.`;
     case "TurnTimedOut": return `Time ran out for ${seatNames[e.seat]}: a computer player moved for them.`;
     case "GameEnded": {
       const winners = e.winners || [];

@@ -267,3 +267,33 @@ def test_cards_move_between_places_unless_motion_is_reduced(live_server: Any, br
                 assert page.evaluate("document.querySelectorAll('.flying-card').length") == 0
     finally:
         moving.close()
+
+
+def test_the_replay_log_shows_the_game_up_to_the_step_shown(live_server: Any,
+                                                            new_page: Any) -> None:
+    created = live_server.api("POST", "/api/games", {
+        "game": "adventure", "players": 3, "options": {"first_player": "seat0"},
+        "seats": [{"kind": "bot", "bot": "memory", "name": n} for n in NAMES[:3]],
+        "takeover_after_s": None, "turn_clock_s": None,
+    })
+    game_id = created["game_id"]
+    page = new_page(DESKTOP)
+    for _ in range(200):  # computer players only, no delay: over within seconds
+        if live_server.api("GET", f"/api/games/{game_id}")["status"] == "over":
+            break
+        page.wait_for_timeout(100)
+    steps = live_server.api("GET", f"/api/games/{game_id}/replay")["steps"]
+    names = [s["name"] for s in live_server.api("GET", f"/api/games/{game_id}")["seats"]]
+
+    def watched(upto: int) -> list[str]:
+        events = [e for s in steps[: upto + 1] for e in s["events"] if e["audience"] is None]
+        return [t for e in events if (t := event_text(e, names, None, private=True))]
+
+    page.goto(f"{live_server.url}/replay/{game_id}")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    page.click("#last")
+    _wait_lines(page, "#log", watched(len(steps) - 1))
+    page.click("#first")
+    page.click("#next")
+    page.click("#next")
+    _wait_lines(page, "#log", watched(2))  # stepping back forgets the later moves

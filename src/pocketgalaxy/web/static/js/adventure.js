@@ -423,6 +423,8 @@ export function createTable(root, ctx) {
   }
 
   function absorb(msg) {
+    // A replay hands over every event up to the step shown: stepping back must forget the rest.
+    if (ctx.readonly) state.events.clear();
     for (const [k, list] of groupByIndex(msg.events)) state.events.set(k, list);
   }
 

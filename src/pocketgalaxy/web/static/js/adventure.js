@@ -48,7 +48,7 @@ export function createTable(root, ctx) {
   });
   // New events read out by screen readers, politely (never the table's whole redraw).
   const announce = el("div", { class: "visually-hidden", id: "announce", aria: { live: "polite", atomic: "false" } });
-  const dockHand = el("div", { class: "dock-hand", id: "dock-hand", role: "list", aria: { label: "Your hand, at a glance" } });
+  const dockHand = el("div", { class: "dock-hand", id: "dock-hand" });
   const dockMissions = el("div", { class: "dock-missions", id: "dock-missions", role: "list", aria: { label: "The missions, at a glance" } });
   const dock = el("aside", { class: "dock", id: "dock", aria: { label: "Your hand and the missions" } }, dockHand, dockMissions);
   const aid = el("input", { type: "checkbox", id: "memory-aid", checked: state.aid });
@@ -311,7 +311,9 @@ export function createTable(root, ctx) {
   function renderLog() {
     const names = seatNames();
     const options = [["all", "everyone"], ...names.map((n, s) => [String(s), s === ctx.seat ? "you" : n])];
-    if (logFilter.options.length !== options.length) {
+    const key = JSON.stringify(options);
+    if (state.filterKey !== key) { // a seat's name can change (a person claimed it)
+      state.filterKey = key;
       replace(logFilter, options.map(([value, label]) => el("option", { value, text: label })));
     }
     logFilter.value = state.filter;
@@ -332,9 +334,10 @@ export function createTable(root, ctx) {
 
   function renderDock(view) {
     const cards = view.hand || [];
-    replace(dockHand, el("span", { class: "dock-label small", text: ctx.seat === null ? "Watching" : "Hand" }),
-      ctx.seat === null ? null : cards.length ? cards.map((id) => chip(id, cardName(id, state.names)))
-        : el("span", { class: "muted small", text: "no cards" }));
+    replace(dockHand, el("span", { class: "dock-label small", aria: { hidden: "true" }, text: ctx.seat === null ? "Watching" : "Hand" }),
+      ctx.seat === null ? null : cards.length
+        ? el("span", { class: "dock-cards", role: "list", aria: { label: "Your hand, at a glance" } }, cards.map((id) => chip(id, cardName(id, state.names))))
+        : el("span", { class: "muted small", text: "no cards in hand" }));
     const claimed = view.claimed_by || [];
     replace(dockMissions, (view.missions || []).map((group, m) => {
       const owner = claimed[m];

@@ -26,8 +26,9 @@ from pocketgalaxy.cli.host import GameHost
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.adventure import actions as A
-from pocketgalaxy.games.adventure.content import card_info
-from pocketgalaxy.games.adventure.identities import PACK_NAMES, parse_identity
+from pocketgalaxy.games.adventure.identities import parse_identity
+from pocketgalaxy.games.adventure.recap import card_name as card_name  # shared with the web
+from pocketgalaxy.games.adventure.recap import event_text as event_text
 
 NAMES = ("Ada", "Bo", "Cyd", "Dee", "Eli")
 GRID_COLUMNS = 8
@@ -49,67 +50,6 @@ HELP = help_table(
                       " /rules/adventure"),
     ],
 )
-
-
-def card_name(identity: str) -> str:
-    """`P4` -> `Planet 4 (Name)`, for sentences."""
-    pack = PACK_NAMES.get(identity[0], identity[0]).title()
-    try:
-        name = card_info(identity).name
-    except (KeyError, PocketGalaxyError):
-        return f"{pack} {identity[1:]}"
-    return f"{pack} {identity[1:]} ({name})"
-
-
-def event_text(e: Any, names: Sequence[str], viewer: int | None) -> str | None:
-    """One sentence for an Adventure Cards event (None: nothing worth saying)."""
-    kind = type(e).__name__
-
-    def who(seat: int) -> str:
-        return "You" if seat == viewer else names[seat]
-
-    if kind == "CardsDealt":
-        verb = "were" if e.seat == viewer else "was"
-        return f"{who(e.seat)} {verb} dealt {len(e.cards)} test-cards: {' '.join(e.cards)}."
-    if kind == "TableLaid":
-        return f"{e.slots} test-cards were laid face down in slots 1-{e.slots}."
-    if kind == "MissionsLaid":
-        return "The six missions were laid face up."
-    if kind == "FirstPlayerChosen":
-        return f"{who(e.seat)} {'go' if e.seat == viewer else 'goes'} first."
-    if kind == "RequestGranted":
-        return f"{who(e.requester)} asked {names[e.target]} for {card_name(e.card)}: granted."
-    if kind == "RequestRefused":
-        return f"{who(e.requester)} asked {names[e.target]} for {card_name(e.card)}: refused."
-    if kind == "SlotPeeked":
-        return f"{who(e.seat)} peeked at slot {e.slot + 1}."
-    if kind == "PeekSeen":
-        return None  # shown for a moment by the screen, never kept in the log
-    if kind == "PeekSkipped":
-        return f"{who(e.seat)} did not peek."
-    if kind == "CardDeclared":
-        if e.correct:
-            return (
-                f"{who(e.seat)} declared slot {e.slot + 1} is {card_name(e.card)}: right, "
-                "and took it."
-            )
-        return (
-            f"{who(e.seat)} declared slot {e.slot + 1} is {card_name(e.card)}: wrong, it "
-            f"was {card_name(e.revealed_card)}, shown to all and turned face down again."
-        )
-    if kind == "MissionClaimed":
-        return (
-            f"{who(e.seat)} completed mission {e.mission + 1} and claimed it ({' '.join(e.cards)})."
-        )
-    if kind == "TurnPassed":
-        return f"The turn passes to {'you' if e.to_seat == viewer else names[e.to_seat]}."
-    if kind == "GameEnded":
-        if not e.winners:
-            return "The game is over with no winner."
-        won = " and ".join(names[s] for s in e.winners)
-        cap = " (the turn cap was reached)" if e.ended_by_cap else ""
-        return f"The game is over{cap}: {won} {'win' if len(e.winners) > 1 else 'wins'}."
-    return None
 
 
 class AdventureScreen:

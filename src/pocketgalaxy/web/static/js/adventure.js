@@ -1,8 +1,13 @@
 // The Adventure Cards table: the six missions, your hand, the face-down table slots, the other
 // players, and a card picker. Request = pick a player, then a card; declare = pick a table slot,
 // then a card. Revealed faces show for about two seconds and turn back (a memory game) unless the
-// "memory aid" box is ticked. The log in words covers the current and the previous turn.
+// "memory aid" box is ticked. "Since your last turn" lists every move the others made while this
+// seat waited; the full game log (filterable by player) keeps every public fact of the game, and
+// this seat's own peeks (js/adventure_log.js words them as the terminal does). At phone size a
+// compact dock keeps the hand and the missions on screen beside the card picker.
 
+import { cardMoves, playMoves } from "./adventure_motion.js";
+import { cardName, eventActor, eventText, sinceLastTurn } from "./adventure_log.js";
 import { PACKS, adventureBack, adventureCard, identityName } from "./cards.js";
 import { actionKey, api, el, groupByIndex, keepFocus, replace, showError } from "./util.js";
 
@@ -19,6 +24,8 @@ export function createTable(root, ctx) {
     lastCount: null,
     names: null,
     aid: readAid(),
+    filter: "all", // the full log's player filter: "all" or a seat number as text
+    moves: 0, // how many card moves were animated (tests and curious people read it)
   };
 
   // -- skeleton ---------------------------------------------------------------------------------
@@ -32,7 +39,18 @@ export function createTable(root, ctx) {
   const hint = el("p", { class: "hint muted", id: "hint" });
   const extra = el("div", { class: "extra-actions", id: "extra-actions" });
   const hand = el("div", { class: "hand", id: "hand", role: "list", aria: { label: "Your test-cards" } });
-  const log = el("ol", { class: "log", id: "log", aria: { label: "What happened" } });
+  const log = el("ol", { class: "log full-log", id: "log", tabindex: "0", aria: { label: "The whole game, move by move" } });
+  const recap = el("ol", { class: "log recap", id: "recap", aria: { labelledby: "recap-title" } });
+  const logFilter = el("select", { id: "log-filter", aria: { label: "Show the moves of" } });
+  logFilter.addEventListener("change", () => {
+    state.filter = logFilter.value;
+    render();
+  });
+  // New events read out by screen readers, politely (never the table's whole redraw).
+  const announce = el("div", { class: "visually-hidden", id: "announce", aria: { live: "polite", atomic: "false" } });
+  const dockHand = el("div", { class: "dock-hand", id: "dock-hand" });
+  const dockMissions = el("div", { class: "dock-missions", id: "dock-missions", role: "list", aria: { label: "The missions, at a glance" } });
+  const dock = el("aside", { class: "dock", id: "dock", aria: { label: "Your hand and the missions" } }, dockHand, dockMissions);
   const aid = el("input", { type: "checkbox", id: "memory-aid", checked: state.aid });
   const memory = el("div", { class: "memory", id: "memory", hidden: true });
   aid.addEventListener("change", () => {
@@ -48,6 +66,8 @@ export function createTable(root, ctx) {
   replace(root,
     el("div", { class: "adv-layout" },
       el("section", { class: "panel area-status", aria: { label: "Turn" } }, status),
+      el("section", { class: "panel area-recap", aria: { labelledby: "recap-title" } },
+        el("h2", { id: "recap-title", text: ctx.seat === null ? "The last turns" : "Since your last turn" }), recap),
       el("section", { class: "panel area-play", aria: { labelledby: "play-title" } },
         el("h2", { id: "play-title", text: "Your move" }), hint, errorBox,
         el("h3", { text: "Players" }), players,
@@ -59,9 +79,11 @@ export function createTable(root, ctx) {
         el("h2", { id: "missions-title", text: "Missions" }), missions),
       el("section", { class: "panel area-log", aria: { labelledby: "log-title" } },
         el("div", { class: "panel-head" },
-          el("h2", { id: "log-title", text: "Log" }),
+          el("h2", { id: "log-title", text: "Game log" }),
+          el("label", { class: "small log-filter" }, "Moves of ", logFilter),
           el("label", { class: "small aid-toggle" }, aid, " memory aid")),
-        log, memory)));
+        log, memory)),
+    dock, announce);
 
   loadNames().then((names) => {
     state.names = names;
@@ -101,7 +123,9 @@ export function createTable(root, ctx) {
     renderExtra(view);
     renderHand(view);
     renderMissions(msg, view);
-    renderLog(view);
+    renderRecap();
+    renderLog();
+    renderDock(view);
     renderMemory(view);
   }
 
@@ -210,7 +234,10 @@ export function createTable(root, ctx) {
       })));
     replace(picker, rows);
     picker.hidden = !myTurn || view.phase === "peek";
-    root.querySelector("#picker-title").hidden = picker.hidden;
+    const pickerTitle = root.querySelector("#picker-title");
+    pickerTitle.hidden = picker.hidden;
+    // The question itself above the picker (on a phone the hint has scrolled away by now).
+    pickerTitle.textContent = sel ? hint.textContent : "Name a card";
   }
 
   function renderExtra(view) {
@@ -252,36 +279,74 @@ export function createTable(root, ctx) {
     }));
   }
 
-  // -- the log in words ----------------------------------------------------------------------------
-  function words(e) {
-    const c = (id) => cardWords(id);
-    switch (e.type) {
-      case "CardsDealt": return e.seat === ctx.seat ? `You were dealt ${e.cards.length} cards.` : null;
-      case "TableLaid": return `${e.slots} cards were laid face down on the table.`;
-      case "MissionsLaid": return "The six missions were laid out.";
-      case "FirstPlayerChosen": return `${name(e.seat)} ${e.seat === ctx.seat ? "go" : "goes"} first.`;
-      case "RequestGranted": return `${name(e.requester)} asked ${name(e.target)} for ${c(e.card)}: yes, handed over.`;
-      case "RequestRefused": return `${name(e.requester)} asked ${name(e.target)} for ${c(e.card)}: no.`;
-      case "SlotPeeked": return `${name(e.seat)} peeked at table card ${e.slot + 1}.`;
-      case "PeekSeen": return state.aid ? `You saw ${c(e.card)} in slot ${e.slot + 1}.` : null;
-      case "PeekSkipped": return `${name(e.seat)} did not peek.`;
-      case "CardDeclared":
-        if (e.correct) return `${name(e.seat)} named table card ${e.slot + 1} as ${c(e.card)}: right, and took it.`;
-        return `${name(e.seat)} named table card ${e.slot + 1} as ${c(e.card)}: wrong${state.aid ? `, it was ${c(e.revealed_card)}` : ""}; it went back face down.`;
-      case "MissionClaimed": return `${name(e.seat)} completed mission ${e.mission + 1}!`;
-      case "TurnPassed": return `Turn passes to ${name(e.to_seat)}.`;
-      case "GameEnded": return e.ended_by_cap ? "The game ended at the turn cap." : "All six missions are done: the game is over.";
-      case "TurnTimedOut": return `Time ran out for ${ctx.seatName(e.seat)}: a computer player moved for them.`;
-      default: return null;
-    }
+  // -- the recap and the full log in words ------------------------------------------------------
+  function seatNames() {
+    const n = state.msg?.view?.players || (state.msg?.seats || []).length;
+    return Array.from({ length: n }, (_, s) => ctx.seatName(s));
   }
 
-  function renderLog(view) {
-    // Without the memory aid: only the previous and the current turn (the view's `recent`).
-    const events = state.aid ? [...state.events.keys()].sort((a, b) => a - b).flatMap((k) => state.events.get(k)) : view.recent || [];
-    const lines = events.map(words).filter(Boolean);
-    replace(log, lines.slice(-60).map((line) => el("li", { text: line })));
-    log.scrollTop = log.scrollHeight;
+  function allEvents() {
+    return [...state.events.keys()].sort((a, b) => a - b).flatMap((k) => state.events.get(k));
+  }
+
+  function line(e, priv) {
+    return eventText(e, seatNames(), ctx.seat, { cards: state.names, priv });
+  }
+
+  function logItem(e, text) {
+    const actor = eventActor(e);
+    return el("li", {
+      class: e.type === "TurnPassed" ? "turn-passed" : e.type === "PeekSeen" ? "private" : "",
+      dataset: { index: String(e.index ?? -1), type: e.type, seat: actor === null ? "" : String(actor) },
+      text,
+    });
+  }
+
+  function renderRecap() {
+    const items = sinceLastTurn(allEvents(), ctx.seat).map((e) => [e, line(e, false)]).filter(([, t]) => t);
+    replace(recap, items.length ? items.map(([e, t]) => logItem(e, t))
+      : el("li", { class: "muted empty", text: "Nothing yet." }));
+  }
+
+  function renderLog() {
+    const names = seatNames();
+    const options = [["all", "everyone"], ...names.map((n, s) => [String(s), s === ctx.seat ? "you" : n])];
+    const key = JSON.stringify(options);
+    if (state.filterKey !== key) { // a seat's name can change (a person claimed it)
+      state.filterKey = key;
+      replace(logFilter, options.map(([value, label]) => el("option", { value, text: label })));
+    }
+    logFilter.value = state.filter;
+    const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+    const items = allEvents()
+      .filter((e) => state.filter === "all" || String(eventActor(e)) === state.filter)
+      .map((e) => [e, line(e, true)]).filter(([, t]) => t);
+    replace(log, items.length ? items.map(([e, t]) => logItem(e, t))
+      : el("li", { class: "muted empty", text: "No moves yet." }));
+    // Follow the game unless the person scrolled back to read.
+    if (atEnd || !state.logSeen) log.scrollTop = log.scrollHeight;
+    state.logSeen = true;
+  }
+
+  function chip(id, label) {
+    return el("span", { class: `chip chip-${id[0]}`, role: "listitem", title: label, aria: { label }, text: id });
+  }
+
+  function renderDock(view) {
+    const cards = view.hand || [];
+    replace(dockHand, el("span", { class: "dock-label small", aria: { hidden: "true" }, text: ctx.seat === null ? "Watching" : "Hand" }),
+      ctx.seat === null ? null : cards.length
+        ? el("span", { class: "dock-cards", role: "list", aria: { label: "Your hand, at a glance" } }, cards.map((id) => chip(id, cardName(id, state.names))))
+        : el("span", { class: "muted small", text: "no cards in hand" }));
+    const claimed = view.claimed_by || [];
+    replace(dockMissions, (view.missions || []).map((group, m) => {
+      const owner = claimed[m];
+      const done = owner !== null && owner !== undefined;
+      const label = `Mission ${m + 1}${done ? `: done by ${name(owner)}` : ""}: ${group.map((id) => cardName(id, state.names)).join(", ")}`;
+      return el("span", { class: `dock-mission${done ? " claimed" : ""}`, role: "listitem", dataset: { mission: String(m) }, aria: { label }, title: label },
+        el("span", { class: "dock-no", aria: { hidden: "true" }, text: String(m + 1) }),
+        group.map((id) => el("span", { class: `chip chip-${id[0]}`, aria: { hidden: "true" }, text: id })));
+    }));
   }
 
   function renderMemory(view) {
@@ -309,7 +374,33 @@ export function createTable(root, ctx) {
     showError(errorBox, null);
     render();
     // Keep the keyboard flowing: after picking a player or a slot, go to the card picker.
-    if (selection) picker.querySelector("button.pick:not([disabled])")?.focus();
+    if (!selection) return;
+    const phone = window.matchMedia?.("(max-width: 700px)").matches;
+    picker.querySelector("button.pick:not([disabled])")?.focus({ preventScroll: phone });
+    // On a phone, the picker's top goes to the top of the screen: the dock below keeps the hand
+    // and the missions in view, so nobody scrolls back and forth before a request.
+    if (phone) root.querySelector("#picker-title")?.scrollIntoView({ block: "start" });
+  }
+
+  function fresh(msg) {
+    // Events new to this page (none on the first snapshot: a reconnect does not replay them).
+    if (state.lastCount === null) return [];
+    return (msg.events || []).filter((e) => (e.index ?? -1) >= state.lastCount);
+  }
+
+  function speak(events) {
+    const lines = events.map((e) => line(e, true)).filter(Boolean);
+    if (lines.length) announce.textContent = lines.join(" ");
+  }
+
+  function place(key) {
+    const [kind, raw] = key.split(":");
+    const n = CSS.escape(raw);
+    const shown = (node) => (node && node.getClientRects().length ? node : null);
+    if (kind === "seat" && Number(raw) === ctx.seat) return shown(dockHand) || shown(hand);
+    if (kind === "seat") return shown(players.querySelector(`[data-seat="${n}"]`));
+    if (kind === "slot") return shown(tableGrid.querySelector(`[data-slot="${n}"]`));
+    return shown(dockMissions.querySelector(`[data-mission="${n}"]`)) || shown(missions.querySelector(`[data-mission="${n}"]`));
   }
 
   function noteReveals(msg) {
@@ -335,11 +426,14 @@ export function createTable(root, ctx) {
   }
 
   function absorb(msg) {
+    // A replay hands over every event up to the step shown: stepping back must forget the rest.
+    if (ctx.readonly) state.events.clear();
     for (const [k, list] of groupByIndex(msg.events)) state.events.set(k, list);
   }
 
   return {
     render(msg) {
+      const news = fresh(msg);
       noteReveals(msg);
       absorb(msg);
       state.lastCount = msg.index ?? 0;
@@ -351,6 +445,9 @@ export function createTable(root, ctx) {
       }
       if (msg.type === "update") showError(errorBox, null);
       render();
+      speak(news);
+      state.moves += playMoves(cardMoves(news), place, (id) => adventureCard(id, { names: state.names }));
+      root.dataset.cardMoves = String(state.moves);
     },
   };
 }

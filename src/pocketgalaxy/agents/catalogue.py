@@ -257,7 +257,8 @@ def _data() -> dict[str, Any]:
 
 def strength_data() -> dict[str, Any]:
     """The whole measurement file (a copy)."""
-    return json.loads(json.dumps(_data()))
+    copy: dict[str, Any] = json.loads(json.dumps(_data()))
+    return copy
 
 
 def strength_of(game: str, spec: str) -> Strength:

@@ -1,6 +1,6 @@
 """Measure every catalogued computer player's strength and write agents/strength.json.
 
-    python bench/measure_opponents.py [-n 300] [--search-n 60] [--seed 20261201]
+    python bench/measure_opponents.py [-n 300] [--search-n 100] [--seed 20261201]
         [--workers 2] [--only SPEC ...] [--out PATH]
 
 What each figure is (agents/catalogue.py shows it; docs/agents.md, *The catalogue*):
@@ -20,10 +20,10 @@ tests/agents/test_catalogue.py replays them and runs this script with a small -n
 Intervals are 95% Wilson intervals (sim/stats.py). `--search-n` is the count for the searching
 players (`ismcts`), about ten times slower per game than the others.
 
-Cost: the defaults (-n 300, --search-n 60, one worker) take about 5 minutes of one idle core and
-about 10 on the busy 2-core build machine. The committed figures were measured with
-`-n 400 --search-n 160 --workers 2` (the `command` in the file; 25 minutes there while seven
-other jobs ran); `--workers` changes the speed, never the figures.
+Cost: the defaults (-n 300, --search-n 100) take about 6 minutes of one idle core (from the
+per-game times). The committed figures were measured with `-n 400 --search-n 160 --workers 2`
+(the `command` in the file): 32 minutes on the 2-core build machine at a load average of about
+20. `--workers` changes the speed, never the figures.
 """
 
 from __future__ import annotations
@@ -144,8 +144,8 @@ def measure(games: int, search_games: int, seed: int, *, workers: int = 1,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=300, help="games per player (default 300)")
-    parser.add_argument("--search-n", type=int, default=60,
-                        help="games per searching player (ismcts; default 60)")
+    parser.add_argument("--search-n", type=int, default=100,
+                        help="games per searching player (ismcts; default 100)")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", nargs="*", default=None, help="measure only these specs")

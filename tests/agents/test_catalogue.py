@@ -113,7 +113,7 @@ def test_strength_words() -> None:
                            against="of 4-player games against three Normal players")
     assert s.describe() == "wins 62% of 4-player games against three Normal players (±3, 400 games)"
     ref = catalogue.Strength(0.25, 0.25, 0.25, 0, "wins", "x", reference=True)
-    assert ref.describe() == "the yardstick the others are measured against (0 games)"
+    assert ref.describe() == "the yardstick: the others are measured in games against it"
 
 
 def test_one_default_per_role_and_bot_means_it() -> None:

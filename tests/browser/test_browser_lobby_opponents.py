@@ -58,8 +58,8 @@ def test_adventure_opponents_by_level_then_a_game_with_easy(live_server: Any, ne
     easy = catalogue.find("adventure", "forgetful:level=easy")
     assert easy is not None
     about = _about(row)
-    assert f"Strength: {easy.strength.describe()}." in about
-    assert "forgetful:level=easy" in about
+    assert about.startswith(f"{easy.label()}. Strength: {easy.strength.describe()}.")
+    assert about.endswith("Name for the API and the terminal: forgetful:level=easy")
     # The line is the select's description for screen readers.
     described = select.get_attribute("aria-describedby")
     assert page.locator(f"#{described}").inner_text() == about
@@ -89,7 +89,9 @@ def test_perils_teller_styles_on_a_phone(live_server: Any, new_page: Any,
         "Fair (default)", "Generous", "Harsh", "Adaptive"]
     select.select_option("teller:style=harsh")
     about = _about(teller)
-    assert "the Steady computer Hero wins" in about and "judges your plans itself" in about
+    assert about.startswith("Harsh: grants a second die only when your plan has a source")
+    assert "Strength: the Steady computer Hero wins" in about
+    assert about.endswith("teller:style=harsh · this Teller judges your plans itself")
     rows.nth(0).locator(".seat-name").fill("Ada")
     # The Hero seat offers the computer Heroes too, the planner by default.
     rows.nth(0).locator(".seat-kind").select_option("bot")

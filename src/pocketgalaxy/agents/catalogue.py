@@ -58,7 +58,7 @@ class Strength:
     def describe(self) -> str:
         """For example "wins 31% of 4-player games against three Normal players (±5, 300 games)"."""
         if self.reference:
-            return f"the yardstick the others are measured against ({self.games} games)"
+            return "the yardstick: the others are measured in games against it"
         return (f"{self.lead} {round(100 * self.rate)}% {self.against} "
                 f"(±{max(1, round(100 * self.margin))}, {self.games} games)")
 
@@ -125,7 +125,7 @@ ENTRIES: tuple[Entry, ...] = (
           "imagines hundreds of possible hands before every move and plays the best on average"),
     Entry("perils", "hero", "random", "Beginner", "picks any allowed move at random"),
     Entry("perils", "hero", "rulebased", "Steady",
-          "follows sensible habits: heals when hurt, keeps items for the Big Bads"),
+          "follows sensible habits, heals when hurt and keeps items for the Big Bads"),
     Entry("perils", "hero", "planner", "Expert",
           "weighs every pathway by playing the rest of the maze out in its head", default=True),
     Entry("perils", "teller", "teller:style=fair", "Fair",

@@ -136,9 +136,9 @@ async function onGameChange() {
     return el("option", { value: n, text: String(n), selected: n === (DEFAULT_PLAYERS[game] ?? lo) });
   }));
   $("players-row").hidden = lo === hi;
-  const players = await catalogue(game);
+  const opponents = await catalogue(game);
   if (selectedGame() !== game) return; // the person switched games while the catalogue loaded
-  renderSeats(game, info, players);
+  renderSeats(game, info, opponents);
   renderOptions(game, info);
   $("theme-row").hidden = game !== "perils";
   if (game === "perils") await renderThemes(info);

@@ -45,11 +45,17 @@ export function opponentPicker({ label, role, fallback, id }) {
     const p = chosen();
     about.replaceChildren();
     if (!p) return;
-    about.append(
+    // The select may cut its text short on a narrow screen: the line says it all again.
+    const parts = [
+      el("span", { class: "level", text: `${p.level}: ` }), `${p.description}. `,
       el("span", { class: "strength", text: `Strength: ${p.strength.text}.` }), " ",
       el("span", { class: "muted", text: "Name for the API and the terminal: " }),
       el("code", { text: p.spec }),
-      Object.keys(p.options || {}).length ? el("span", { class: "muted", text: " · this Teller judges your plans itself" }) : null);
+    ];
+    if (Object.keys(p.options || {}).length) {
+      parts.push(el("span", { class: "muted", text: " · this Teller judges your plans itself" }));
+    }
+    about.append(...parts);
   };
   select.addEventListener("change", describe);
   describe();

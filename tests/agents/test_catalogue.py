@@ -112,6 +112,9 @@ def test_strength_words() -> None:
     s = catalogue.Strength(rate=0.62, low=0.59, high=0.65, games=400, lead="wins",
                            against="of 4-player games against three Normal players")
     assert s.describe() == "wins 62% of 4-player games against three Normal players (±3, 400 games)"
+    never = catalogue.Strength(rate=0.0, low=0.0, high=0.0092, games=400, lead="wins",
+                               against="of mazes under the Fair Teller")
+    assert never.describe() == "wins 0% of mazes under the Fair Teller (at most 1%, 400 games)"
     ref = catalogue.Strength(0.25, 0.25, 0.25, 0, "wins", "x", reference=True)
     assert ref.describe() == "the yardstick: the others are measured in games against it"
 

@@ -65,8 +65,8 @@ def test_adventure_opponents_by_level_then_a_game_with_easy(live_server: Any, ne
     assert page.locator(f"#{described}").inner_text() == about
     rows.nth(2).locator(".seat-bot").select_option("ismcts:iterations=300")
     assert "Expert search" in rows.nth(2).locator(".seat-bot option:checked").inner_text()
-    row.scroll_into_view_if_needed()
-    page.locator("#seats").screenshot(path=str(output_dir / "lobby-opponents-1280.png"))
+    page.locator("#seats").scroll_into_view_if_needed()
+    page.screenshot(path=str(output_dir / "lobby-opponents-1280.png"))
 
     game_id = _created_game(page)
     seats = live_server.api("GET", f"/api/games/{game_id}")["seats"]

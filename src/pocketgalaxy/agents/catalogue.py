@@ -16,6 +16,7 @@ Entry order is the order shown: weakest first. Nothing here depends on hash orde
 from __future__ import annotations
 
 import json
+import math
 import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -59,8 +60,12 @@ class Strength:
         """For example "wins 31% of 4-player games against three Normal players (±5, 300 games)"."""
         if self.reference:
             return "the yardstick: the others are measured in games against it"
+        if self.rate == 0.0:  # an interval from 0 reads better as its upper end
+            spread = f"at most {max(1, math.ceil(100 * self.high))}%"
+        else:
+            spread = f"±{max(1, round(100 * self.margin))}"
         return (f"{self.lead} {round(100 * self.rate)}% {self.against} "
-                f"(±{max(1, round(100 * self.margin))}, {self.games} games)")
+                f"({spread}, {self.games} games)")
 
     def to_json(self) -> dict[str, Any]:
         return {"rate": self.rate, "low": self.low, "high": self.high, "games": self.games,

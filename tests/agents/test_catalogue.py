@@ -158,7 +158,7 @@ def test_an_unknown_name_is_refused_with_the_catalogue_counting_seats_from_1() -
     assert list(err.allowed) == ["bot", "random", "rulebased", "planner"]
     message = catalogue.unknown_message("adventure", "player", "zork")
     lines = message.splitlines()
-    assert lines[0] == "there is no computer player called 'zork'. Choose one of:"
+    assert lines[0] == "unknown computer player 'zork'. Choose one of:"
     assert lines[1] == "  bot: the default, memory"
     for e in catalogue.entries("adventure"):
         assert f"  {e.spec}: {e.level}:" in message

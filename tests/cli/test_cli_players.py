@@ -102,13 +102,13 @@ def test_a_bad_player_name_lists_the_catalogue_in_80_columns() -> None:
     result = CliRunner().invoke(app, ["play", "perils", "--hero", "wizard"])
     assert result.exit_code == 2
     err = result.stderr
-    assert "there is no computer Hero called 'wizard'" in err
+    assert "unknown computer player 'wizard' for the Hero. Choose one of:" in err
     assert "bot: the default, planner" in err
     assert "planner: Expert: weighs every pathway" in err
     assert all(len(line) <= 80 for line in err.splitlines())
     result = CliRunner().invoke(app, ["play", "adventure", "--bots", "memory,zork,random"])
     assert result.exit_code == 2
-    assert "there is no computer player called 'zork'" in result.stderr
+    assert "unknown computer player 'zork'. Choose one of:" in result.stderr
     assert "ismcts:iterations=300: Expert search" in result.stderr
 
 

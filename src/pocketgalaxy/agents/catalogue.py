@@ -226,7 +226,8 @@ def help_line(game: str, role: str) -> str:
 
 def unknown_message(game: str, role: str, spec: str) -> str:
     """The refusal for a player name the registry does not know, listing the catalogue."""
-    lines = [f"there is no computer {ROLE_WORDS[role]} called {spec!r}. Choose one of:",
+    where = "" if game == "adventure" else f" for the {ROLE_WORDS[role]}"
+    lines = [f"unknown computer player {spec!r}{where}. Choose one of:",
              f"  {BOT}: the default, {default_entry(game, role).spec}"]
     for e in entries(game, role):
         # Wrapped at word boundaries to fit 80 columns (after the terminal's "error: ").

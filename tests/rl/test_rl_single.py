@@ -65,7 +65,7 @@ def test_bad_settings_are_refused(kwargs: dict[str, object], match: str) -> None
 def test_unknown_opponents_are_refused_when_the_env_is_made() -> None:
     with pytest.raises(PocketGalaxyError, match="unknown computer player 'grandmaster'"):
         make_env("adventure", opponents="grandmaster")
-    with pytest.raises(PocketGalaxyError, match="'rulebased' for perils seat 1"):
+    with pytest.raises(PocketGalaxyError, match=r"'rulebased' for perils seat 2 \(the Teller\)"):
         make_env("perils", opponents="rulebased")  # a Hero cannot take the Teller's seat
 
 

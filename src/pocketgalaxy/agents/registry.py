@@ -4,6 +4,7 @@ A player spec is `name` or `name:key=value,key=value` (for example `forgetful:le
 `ismcts:iterations=500`). Each game module in `agents/` exposes `agents_for_seat(seat, players)`
 returning {name: factory}; factories take (seed, **settings). Numeric settings are checked
 against their declared ranges (`agents.limits`) here, the one place every shell goes through.
+`bot` names the default computer player of the seat's role (`agents.catalogue.resolve_spec`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pocketgalaxy.agents.base import Agent
+from pocketgalaxy.agents.catalogue import BOT, ROLE_WORDS, entries, resolve_spec, role_of
 from pocketgalaxy.agents.limits import check_settings
 from pocketgalaxy.core.errors import PocketGalaxyError
 
@@ -61,17 +63,35 @@ def _value(text: str) -> Any:
 
 
 def make_agent(game: str, spec: str, seat: int, players: int = 2, seed: int = 0) -> Agent:
-    """Build the computer player `spec` for `seat`, with its own seeded random source."""
-    name, settings = parse_spec(spec)
+    """Build the computer player `spec` for `seat`, with its own seeded random source.
+    `bot` builds the role's default (agents/catalogue.py)."""
     table = _factories(game, seat, players)
+    if table:
+        spec = resolve_spec(game, spec, seat)
+    name, settings = parse_spec(spec)
     if name not in table:
-        raise PocketGalaxyError(
-            f"unknown computer player {name!r} for {game} seat {seat}",
-            code="agent/unknown",
-            allowed=sorted(table),
-        )
+        raise unknown_player(game, name, seat, sorted(table))
     check_settings(game, name, settings)
     try:
         return table[name](seed=seed, **settings)
     except TypeError as exc:
         raise PocketGalaxyError(f"bad settings for {name!r}: {exc}", code="agent/bad_spec") from exc
+
+
+def unknown_player(game: str, name: str, seat: int, names: list[str]) -> PocketGalaxyError:
+    """The refusal of a name no factory has: it counts the seat from 1, names the role, and
+    lists `bot` and the catalogue's specs first, then any other name the registry takes."""
+    if not names:
+        return PocketGalaxyError(f"no computer player can sit at {game} seat {seat + 1}",
+                                 code="agent/unknown", allowed=[])
+    role = role_of(game, seat)
+    listed = [e.spec for e in entries(game, role)]
+    allowed = list(dict.fromkeys([BOT, *listed, *names]))
+    where = f"{game} seat {seat + 1}" + ("" if game == "adventure" else
+                                         f" (the {ROLE_WORDS[role]})")
+    return PocketGalaxyError(
+        f"unknown computer player {name!r} for {where}: choose bot (the default) or one of "
+        f"the players listed by `pocketgalaxy players {game}`",
+        code="agent/unknown",
+        allowed=allowed,
+    )

@@ -1,6 +1,6 @@
 """The `pocketgalaxy` command line (Typer + Rich).
 
-Commands: `play perils|adventure`, `resume [NAME]`, `replay RECORD`, `rules GAME`,
+Commands: `play perils|adventure`, `resume [NAME]`, `replay RECORD`, `rules GAME`, `players`,
 `simulate perils|adventure`, `serve`, `tell CARD`. Each command group lives in its own module
 under cli/; to add one (say `tournament`), write cli/tournament_cmd.py with a `register(app)`
 function and add its module name to `COMMAND_MODULES`.
@@ -13,7 +13,7 @@ import importlib
 import typer
 
 from pocketgalaxy import __version__
-from pocketgalaxy.cli.info_cmds import rules_command, serve_command
+from pocketgalaxy.cli.info_cmds import players_command, rules_command, serve_command
 from pocketgalaxy.cli.play import play_app, resume
 from pocketgalaxy.cli.replay_cmd import replay_command
 from pocketgalaxy.cli.simulate_cmd import simulate_app
@@ -30,6 +30,7 @@ app.add_typer(play_app, name="play")
 app.command("resume")(resume)
 app.command("replay")(replay_command)
 app.command("rules")(rules_command)
+app.command("players")(players_command)
 app.add_typer(simulate_app, name="simulate")
 app.command("serve")(serve_command)
 

@@ -1,5 +1,6 @@
-"""`pocketgalaxy rules GAME` (how to play; `--options` every option as a table; `--json`) and
-`pocketgalaxy serve`."""
+"""`pocketgalaxy rules GAME` (how to play; `--options` every option as a table; `--json`),
+`pocketgalaxy players [GAME]` (the computer players by level, with their measured strength;
+`--json`) and `pocketgalaxy serve`."""
 
 from __future__ import annotations
 
@@ -206,3 +207,59 @@ def serve_command(
 
     run(host=host, port=port, database_url=database_url, data_dir=data_dir,
         allow_empty=allow_empty)
+
+
+# -- pocketgalaxy players [GAME] ------------------------------------------------------------------
+
+_GAMES_SHOWN = ("adventure", "perils")
+_ROLE_TITLES = {"player": "computer players (any seat)", "hero": "computer Heroes (seat 1)",
+                "teller": "computer Tellers (seat 2)"}
+
+
+def players_command(
+    game: Annotated[
+        str | None, typer.Argument(help="perils or adventure (both if omitted)")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The catalogue as JSON.")] = False,
+) -> None:
+    """The computer players you can choose: level, how each plays, and its measured strength."""
+    _players(game, as_json)
+
+
+@handle_errors
+def _players(game: str | None, as_json: bool) -> None:
+    from pocketgalaxy.agents import catalogue  # lazily: only this command reads the data file
+
+    games = [game] if game is not None else list(_GAMES_SHOWN)
+    for name in games:
+        catalogue.roles(name)  # an unknown game is refused with the list of games
+    if as_json:
+        data = [catalogue.catalogue_json(name) for name in games]
+        typer.echo(json.dumps(data[0] if game is not None else data, indent=1,
+                              ensure_ascii=False))
+        return
+    out = console()
+    for name in games:
+        title = get_game(name).title
+        for role in catalogue.roles(name):
+            table = Table(title=f"{title}: {_ROLE_TITLES[role]}", expand=True,
+                          title_justify="left")
+            # The spec is typed back (--hero, --bots, the web API): it never wraps.
+            table.add_column("choose with", style="bold", no_wrap=True)
+            table.add_column("level", no_wrap=True)
+            table.add_column("how it plays; measured strength", ratio=1, min_width=24)
+            for entry in catalogue.entries(name, role):
+                level = f"{entry.level} (bot)" if entry.default else entry.level
+                table.add_row(escape(entry.spec), escape(level),
+                              f"{escape(entry.description)}\n"
+                              f"[dim]{escape(entry.strength.describe())}[/]")
+            out.print(table)
+        out.print(f"[dim]{escape(_measured_note())}[/]\n")
+
+
+def _measured_note() -> str:
+    from pocketgalaxy.agents.catalogue import strength_data
+
+    data = strength_data()
+    return (f"bot means the level marked (bot). Measured {data.get('date')} with "
+            f"`{data.get('command')}`; 95% intervals.")

@@ -10,6 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from pocketgalaxy.agents.catalogue import help_line, options_for, resolve_spec, unknown_message
+from pocketgalaxy.agents.registry import agent_names, parse_spec
 from pocketgalaxy.cli.adventure_screen import NAMES, AdventureScreen
 from pocketgalaxy.cli.common import (
     build_options,
@@ -19,7 +21,6 @@ from pocketgalaxy.cli.common import (
     option_pairs,
     parse_seats,
     pick_seed,
-    split_list,
 )
 from pocketgalaxy.cli.host import GameHost, InputFn, Screen, bot_agents, restore_session
 from pocketgalaxy.cli.perils_screen import PerilsScreen
@@ -28,10 +29,19 @@ from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.registry import get_game
 from pocketgalaxy.session import Session
 from pocketgalaxy.sim.runner import derive_seed
+from pocketgalaxy.sim.tournament import split_specs
 
 play_app = typer.Typer(help="Play a game in the terminal.", no_args_is_help=True)
 
 DEFAULT_ADVENTURE_BOTS = ("memory", "forgetful", "random")
+
+# The players named in --help come from the catalogue (agents/catalogue.py), so they cannot
+# drift from what the registry builds (tests/cli/test_cli_players.py holds them together).
+HERO_HELP = f"human, or a computer Hero: {help_line('perils', 'hero')}."
+TELLER_HELP = (f"human, or a computer Teller: {help_line('perils', 'teller')}; "
+               "a style alone (fair, generous, harsh, adaptive) works too.")
+BOTS_HELP = ("Computer players for the other seats in seat order, comma separated (one name "
+             f"for all): {help_line('adventure', 'player')}. See `pocketgalaxy players`.")
 
 
 # -- shared ------------------------------------------------------------------------------------
@@ -47,6 +57,21 @@ def _has_person(seats: list[SeatInfo]) -> bool:
     """Only a game with a person in it is saved: nobody would resume a game of computers, and
     a bot-only game (a demonstration, a test) must leave no file behind (docs/cli.md)."""
     return any(not s.is_bot for s in seats)
+
+
+def computer_spec(game: str, role: str, seat: int, players: int, spec: str) -> str:
+    """A computer player named on the command line: `bot` becomes the role's default (so a
+    save names the real player); a name the registry lacks is refused with the catalogue."""
+    spec = resolve_spec(game, spec.strip(), seat)
+    if game == "perils" and role == "teller" and spec in _STYLES:
+        spec = f"teller:style={spec}"
+    name, _ = parse_spec(spec)
+    if name not in agent_names(game, seat, players):
+        raise fail(unknown_message(game, role, spec))
+    return spec
+
+
+_STYLES = ("fair", "generous", "harsh", "adaptive")
 
 
 def _screen_for(game: str, seed: int, settings: dict[str, Any]) -> Screen:
@@ -98,13 +123,11 @@ def play_perils(
         int | None, typer.Option("--seed", help="Seed of the deal (printed if not given).")
     ] = None,
     hero: Annotated[
-        str, typer.Option("--hero", help="human, or a computer Hero (rulebased, random).")
+        str, typer.Option("--hero", help=HERO_HELP)
     ] = "human",
     teller: Annotated[
         str,
-        typer.Option(
-            "--teller", help="bot (the computer Teller), human, or a computer Teller by name."
-        ),
+        typer.Option("--teller", help=TELLER_HELP),
     ] = "bot",
     option: Annotated[
         list[str] | None,
@@ -131,13 +154,17 @@ def play_perils(
         data["archetype"] = archetype
     if pathways is not None:
         data["pathways_per_round"] = pathways
-    teller_spec = "teller" if teller == "bot" else teller
+    hero_spec = hero if hero == "human" else computer_spec("perils", "hero", 0, 2, hero)
+    teller_spec = teller if teller == "human" else computer_spec(
+        "perils", "teller", 1, 2, teller)
     if teller == "human" and "teller_policy" not in data:
         data["teller_policy"] = "human"  # a person judges plans at the table (PP-A7)
+    for key, value in options_for("perils", teller_spec).items():
+        data.setdefault(key, value)  # a Teller style judges through the Teller seat
     options = build_options(rules, data)
     game_seed = pick_seed(seed, out)
     seats = [
-        SeatInfo(0, "Hero") if hero == "human" else _bot_seat(0, "Hero", hero, game_seed),
+        SeatInfo(0, "Hero") if hero == "human" else _bot_seat(0, "Hero", hero_spec, game_seed),
         SeatInfo(1, "Teller")
         if teller == "human"
         else _bot_seat(1, "Teller", teller_spec, game_seed),
@@ -174,9 +201,7 @@ def play_adventure(
         str | None,
         typer.Option(
             "--bots",
-            help="Computer players for the other seats "
-            "in seat order, comma separated (memory, forgetful, random; "
-            "settings like forgetful:level=easy).",
+            help=BOTS_HELP,
         ),
     ] = None,
     humans: Annotated[
@@ -221,7 +246,7 @@ def play_adventure(
         else parse_seats(str(seat), players, "--seat")
     )
     bot_seats = [s for s in range(players) if s not in people]
-    specs = split_list(bots)
+    specs = split_specs(bots) if bots else []
     if not specs:
         specs = [
             DEFAULT_ADVENTURE_BOTS[i % len(DEFAULT_ADVENTURE_BOTS)] for i in range(len(bot_seats))
@@ -233,6 +258,8 @@ def play_adventure(
             f"--bots names {len(specs)} computer players but {len(bot_seats)} seats "
             f"are computer seats ({', '.join(map(str, bot_seats)) or 'none'})"
         )
+    specs = [computer_spec("adventure", "player", s, players, spec)
+             for s, spec in zip(bot_seats, specs, strict=True)]
     options = build_options(rules, option_pairs(rules, option or []))
     game_seed = pick_seed(seed, out)
     names = list(NAMES[:players])

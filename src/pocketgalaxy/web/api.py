@@ -295,3 +295,8 @@ def error_response(err: PocketGalaxyError) -> JSONResponse:
     from pocketgalaxy.web.errors import status_for
 
     return JSONResponse(payloads.error_body(err), status_code=status_for(err.code))
+
+
+from pocketgalaxy.web.players_api import router as _players_router  # noqa: E402
+
+router.include_router(_players_router)  # GET /api/players?game=...: the computer players

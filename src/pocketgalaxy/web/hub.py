@@ -28,6 +28,7 @@ from dataclasses import asdict
 from typing import Any
 
 from pocketgalaxy.agents.base import Agent
+from pocketgalaxy.agents.catalogue import resolve_spec
 from pocketgalaxy.core.errors import IllegalActionError, MalformedActionError, PocketGalaxyError
 from pocketgalaxy.core.game import Action, GameRules
 from pocketgalaxy.core.options import options_from_json, options_to_json
@@ -254,6 +255,7 @@ class Hub:
         bot = spec.get("bot") or self.default_bot(rules.name, seat, players)
         if not isinstance(bot, str) or len(bot) > 200:
             raise WebError("request/malformed", f"seat {seat}: 'bot' must be a player name")
+        bot = resolve_spec(rules.name, bot, seat)  # `bot`: the role's default, stored by name
         bot_seed = secrets.randbelow(2**31) if seed is None else seed  # fixed: lessons
         agent = self.make_agent(rules.name, bot, seat, players, bot_seed)
         name = self.clean_name(spec.get("name"), f"{bot.partition(':')[0].title()} (computer)")

@@ -1,7 +1,9 @@
 // The lobby: the list of open games (join a free seat by name) and the form that creates a game
-// (which game, theme and archetype, rule options, seats as people or computer players), then
-// the copyable link for each seat and the watcher link.
+// (which game, theme and archetype, rule options, seats as people or computer players chosen by
+// level from the catalogue, js/opponents.js), then the copyable link for each seat and the
+// watcher link.
 
+import { addNeededOptions, catalogue, opponentPicker, roleFor } from "./opponents.js";
 import { api, copyText, el, replace, saveToken, showError } from "./util.js";
 
 const SEAT_ROLES = { perils: ["Hero", "Teller"] };
@@ -11,6 +13,7 @@ const NAME_MAX = 40;
 
 const $ = (id) => document.getElementById(id);
 const cache = { options: new Map(), themes: null };
+const pickers = []; // the opponent picker of each seat row, in seat order
 
 // -- reading the server's descriptions, whatever their exact container shape ------------------
 
@@ -133,21 +136,24 @@ async function onGameChange() {
     return el("option", { value: n, text: String(n), selected: n === (DEFAULT_PLAYERS[game] ?? lo) });
   }));
   $("players-row").hidden = lo === hi;
-  renderSeats(game, info);
+  const opponents = await catalogue(game);
+  if (selectedGame() !== game) return; // the person switched games while the catalogue loaded
+  renderSeats(game, info, opponents);
   renderOptions(game, info);
   $("theme-row").hidden = game !== "perils";
   if (game === "perils") await renderThemes(info);
 }
 
-function renderSeats(game, info) {
+function renderSeats(game, info, players) {
   const n = Number($("players").value);
   const rows = [];
+  pickers.length = 0;
   for (let seat = 0; seat < n; seat += 1) {
     const role = SEAT_ROLES[game]?.[seat];
     const names = botNames(info, seat);
     const suggested = info?.default_bots?.[String(seat)];
-    const defaultBot = names.includes(suggested) ? suggested : names.includes("memory") ? "memory"
-      : names.includes("teller") ? "teller" : names.includes("rulebased") ? "rulebased" : names[0];
+    const defaultBot = names.includes(suggested) ? suggested : names[0];
+    const fallback = [defaultBot, ...names.filter((b) => b !== defaultBot)];
     const isBot = game === "perils" ? seat === 1 : seat === n - 1 && n > 2;
     const label = `Seat ${seat + 1}${role ? ` (${role})` : ""}`;
     const kind = el("select", { class: "seat-kind", aria: { label: `${label}: who plays` } },
@@ -157,10 +163,12 @@ function renderSeats(game, info) {
       type: "text", class: "seat-name", maxlength: NAME_MAX,
       placeholder: "Name (optional)", aria: { label: `${label}: name` },
     });
-    const bot = el("select", { class: "seat-bot", aria: { label: `${label}: computer player kind` } },
-      names.map((b) => el("option", { value: b, text: b, selected: b === defaultBot })));
+    const picker = opponentPicker({ label, role: roleFor(players, seat), fallback, id: `seat-${seat}-bot` });
+    pickers.push(picker);
+    const bot = picker.select;
     const sync = () => {
       bot.hidden = kind.value !== "bot";
+      picker.about.hidden = kind.value !== "bot";
       // A person's seat with a name is kept for that person's link; an empty one goes to the lobby.
       name.placeholder = kind.value === "bot" ? "Name (optional)" : "Name: keeps the seat for its link (empty: open in the lobby)";
       name.title = kind.value === "bot" ? "" : "With a name, only this seat's link can sit here. Leave it empty to let anyone take the seat from the lobby.";
@@ -168,7 +176,7 @@ function renderSeats(game, info) {
     kind.addEventListener("change", sync);
     sync();
     rows.push(el("div", { class: "seat-row", dataset: { seat: String(seat) } },
-      el("span", { class: "seat-label", text: label }), kind, bot, name));
+      el("span", { class: "seat-label", text: label }), kind, bot, name, picker.about));
   }
   replace($("seat-rows"), rows);
 }
@@ -253,12 +261,17 @@ function typed(text) {
 }
 
 function readSeats() {
-  return [...document.querySelectorAll("#seat-rows .seat-row")].map((row) => {
+  return [...document.querySelectorAll("#seat-rows .seat-row")].map((row, i) => {
     const kind = row.querySelector(".seat-kind").value;
     const seat = { kind };
     const name = row.querySelector(".seat-name").value.trim();
     if (name) seat.name = name;
-    if (kind === "bot") seat.bot = row.querySelector(".seat-bot").value;
+    if (kind === "bot") {
+      seat.bot = row.querySelector(".seat-bot").value;
+      // Named by level ("Easy (computer)"): the spec's bare name would call every level alike.
+      const level = pickers[i]?.chosen()?.level;
+      if (!name && level) seat.name = `${level} (computer)`;
+    }
     return seat;
   });
 }
@@ -282,6 +295,8 @@ async function onCreate(ev) {
     turn_clock_s: secondsOrNull("clock"),
     rematch_absent: $("rematch-absent")?.value || "open",
   };
+  // The computer players' needs (a Teller style judges through its seat), unless set by hand.
+  addNeededOptions(body.options, body.seats.map((seat, i) => (seat.kind === "bot" ? pickers[i]?.chosen() : null)));
   try {
     const res = await api("POST", "/api/games", { body });
     showCreated(res, body);
@@ -315,7 +330,8 @@ function showCreated(res, body) {
   const roles = SEAT_ROLES[body.game] || [];
   const rows = (res.seats || []).map((s) => {
     const role = roles[s.seat] ? ` ${roles[s.seat]}` : "";
-    const who = s.kind === "bot" ? `computer (${s.name || "bot"})` : s.name || "a person";
+    const botName = s.name || "bot";
+    const who = s.kind === "bot" ? (botName.includes("computer") ? botName : `computer (${botName})`) : s.name || "a person";
     if (s.kind === "bot" || !s.link) {
       return el("li", { class: "link-row", dataset: { link: `seat-${s.seat}` } },
         el("span", { class: "link-label", text: `Seat ${s.seat + 1}${role}: ${who}` }));
@@ -332,7 +348,10 @@ function showCreated(res, body) {
 
 async function start() {
   for (const radio of document.querySelectorAll('input[name="game"]')) radio.addEventListener("change", onGameChange);
-  $("players").addEventListener("change", async () => renderSeats(selectedGame(), await gameInfo(selectedGame()).catch(() => null)));
+  $("players").addEventListener("change", async () => {
+    const game = selectedGame();
+    renderSeats(game, await gameInfo(game).catch(() => null), await catalogue(game));
+  });
   $("create-form").addEventListener("submit", onCreate);
   $("refresh").addEventListener("click", refreshOpen);
   await Promise.all([refreshOpen(), onGameChange()]);

@@ -77,7 +77,7 @@ def jobs_for(entry: Entry, games: int, seed: int) -> list[Job]:
     opts = options_to_json(options_from_json(rules.options_type, p["options"]))
     order = seatings(p["lineup"], p["players"]) if entry.game == "adventure" else [
         tuple(p["lineup"])]
-    return [(entry.game, order[i % len(order)], derive_seed(seed, i), opts, p["players"], i)
+    return [Job(entry.game, order[i % len(order)], derive_seed(seed, i), opts, p["players"], i)
             for i in range(games)]
 
 

@@ -125,7 +125,9 @@ def test_an_illegal_move_is_refused_and_the_lesson_goes_on() -> None:
     result = CliRunner().invoke(app, ["tutorial", "adventure"], input="ask Bo S5\nquit\n")
     out = " ".join(result.output.split())
     assert result.exit_code == 0, result.output
-    assert "S5 is already in your hand" in out
+    # The refusal in the player's words (games/adventure/explain.py), then the coach again.
+    assert "You already hold Lantern Barge (space ship 5): ask for a card you don't have." in out
+    assert "That move is not allowed here" in out
     assert "That move is not allowed here; Mission 2 needs" in out
     assert "You left the lesson." in out
 

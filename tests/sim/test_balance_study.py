@@ -147,3 +147,10 @@ def test_a_variant_may_change_who_plays() -> None:
         study_from_flags("perils", ["x:players=a+b"], players=PERILS, games=5, seed=1)
     with pytest.raises(StudyError, match="player 'nobody'"):
         study_from_flags("perils", ["x:hero=nobody"], players=PERILS, games=5, seed=1)
+
+
+def test_bot_in_a_study_is_the_documented_default() -> None:
+    study = study_from_flags("perils", ["base:", "mild:teller=bot"], players=["bot", "teller"],
+                             games=3, seed=1)
+    assert study.players == ("planner", "teller")
+    assert study.variants[1].players == ("planner", "teller:style=fair")

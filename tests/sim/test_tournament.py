@@ -130,3 +130,13 @@ def test_no_timing_leaves_out_seconds_per_decision_in_json_and_tables() -> None:
     assert table.exit_code == 0 and "rulebased" in table.output
     assert "ms/decision" not in table.output
     assert "ms/decision" in runner.invoke(app, args).output
+
+
+def test_bot_means_the_documented_default_in_tournaments() -> None:
+    # agents/catalogue.py: Adventure's default is memory; the Perils Hero's planner, the
+    # Teller's the fair style. Reports name the real player, not the word "bot".
+    report = adventure_tournament(["bot", "random"], 4, seed=5, bootstrap=0)
+    assert {r["bot"] for r in report["bots"]} == {"memory", "random"}
+    perils = perils_tournament(["bot"], ["bot"], 2, seed=5, bootstrap=0)
+    assert perils["tellers"] == ["teller:style=fair"]
+    assert [r["bot"] for r in perils["by_teller"][0]["heroes"]] == ["planner"]

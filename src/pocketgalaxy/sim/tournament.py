@@ -30,6 +30,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from pocketgalaxy.agents.catalogue import resolve_spec
 from pocketgalaxy.agents.registry import agent_names, make_agent, parse_spec
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.options import options_from_json, options_to_json
@@ -121,6 +122,7 @@ def adventure_tournament(
             f"Adventure Cards is for {rules.min_players} to {rules.max_players} players, not {n}",
             code="sim/bad_players",
         )
+    bots = [resolve_spec("adventure", b, 0) for b in bots]  # `bot`: the documented default
     order = seatings(bots, n)
     _check_specs("adventure", list(dict.fromkeys(bots)), lambda i: 0, n)
     opts = options_to_json(options_from_json(rules.options_type, options or {}))
@@ -168,8 +170,11 @@ def perils_tournament(
     """Every Hero plays `games` games under every Teller; the report dict (per Teller too)."""
     if games < 1:
         raise PocketGalaxyError(f"play at least one game, not {games}", code="sim/bad_count")
-    heroes = list(dict.fromkeys(h.strip() for h in heroes if h.strip()))
-    tellers = list(dict.fromkeys(teller_spec(t) for t in tellers if t.strip()))
+    # `bot` is the role's documented default (agents/catalogue.py), named as what it is.
+    heroes = list(dict.fromkeys(resolve_spec("perils", h.strip(), 0) for h in heroes
+                                if h.strip()))
+    tellers = list(dict.fromkeys(teller_spec(resolve_spec("perils", t.strip(), 1))
+                                 for t in tellers if t.strip()))
     if not heroes or not tellers:
         raise PocketGalaxyError("name at least one Hero and one Teller", code="sim/bad_specs")
     _check_specs("perils", heroes, lambda i: 0, 2)

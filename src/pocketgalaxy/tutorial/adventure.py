@@ -13,11 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.adventure import events as ev
-from pocketgalaxy.games.adventure.content import card_info
-from pocketgalaxy.games.adventure.identities import PACK_NAMES
+from pocketgalaxy.games.adventure.recap import card_name
 from pocketgalaxy.tutorial.lesson import Goal, Lesson, Step
 
 NAMES = ("Ada", "Bo")
@@ -32,15 +30,7 @@ PINNED: dict[str, Any] = {
 }
 OPTIONS: dict[str, Any] = {"first_player": "seat0"}
 
-
-def card_words(identity: str) -> str:
-    """'Planet 4 (Name)' for sentences, like the terminal's card names."""
-    pack = PACK_NAMES.get(identity[0], identity[0]).title()
-    try:
-        name = card_info(identity).name
-    except (KeyError, PocketGalaxyError):
-        return f"{pack} {identity[1:]}"
-    return f"{pack} {identity[1:]} ({name})"
+card_words = card_name  # "Planet 4 (Name)", the words every shell uses for a card
 
 
 STEPS = (

@@ -13,7 +13,8 @@ client never holds up a game. Joining or leaving sends no update: only when a se
 state flips does every connection get a small `presence` message.
 
 The data kept per game is in web/live.py; computer players, clocks, away timers and the
-abandonment sweep in web/bots.py (thinking itself in web/thinking.py).
+abandonment sweep in web/bots.py (thinking itself in web/thinking.py); the checks of a new game's
+seats and clocks in web/seat_requests.py; rematches in web/rematch.py.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from dataclasses import asdict
 from typing import Any
 
 from pocketgalaxy.agents.base import Agent
-from pocketgalaxy.agents.catalogue import resolve_spec
 from pocketgalaxy.core.errors import IllegalActionError, MalformedActionError, PocketGalaxyError
 from pocketgalaxy.core.game import Action, GameRules
 from pocketgalaxy.core.options import options_from_json, options_to_json
@@ -37,7 +37,8 @@ from pocketgalaxy.session import Session
 from pocketgalaxy.web import conns, integrity, payloads, rematch
 from pocketgalaxy.web.bots import Bots
 from pocketgalaxy.web.errors import WebError, refused_move
-from pocketgalaxy.web.live import Clock, Conn, LiveGame, SeatInfo, default_name, encode, play_link
+from pocketgalaxy.web.live import Clock, Conn, LiveGame, SeatInfo, encode, play_link
+from pocketgalaxy.web.seat_requests import SeatRequests
 from pocketgalaxy.web.settings import Settings
 from pocketgalaxy.web.store import ActionRow, GameRow, StaleWrite, Store, now
 from pocketgalaxy.web.themes import guard_options
@@ -51,7 +52,6 @@ GamesLookup = Callable[[str], GameRules[Any, Any]]
 AgentMaker = Callable[..., Agent]
 AgentNames = Callable[[str, int, int], list[str]]
 
-_MAX_SECONDS = 7 * 24 * 3600
 
 
 def _default_games(name: str) -> GameRules[Any, Any]:
@@ -72,7 +72,7 @@ def _default_agent_names(game: str, seat: int, players: int) -> list[str]:
     return agent_names(game, seat, players)
 
 
-class Hub:
+class Hub(SeatRequests):
     """Every live game of this server process."""
 
     def __init__(
@@ -219,71 +219,6 @@ class Hub:
             ],
             "watch_link": f"/play/{game_id}",
         }
-
-    def _seconds(self, name: str, value: Any) -> int | None:
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= _MAX_SECONDS:
-            raise WebError(
-                "request/malformed", f"'{name}' must be null or whole seconds in 1..{_MAX_SECONDS}"
-            )
-        return value
-
-    def _seat_from_request(
-        self, rules: GameRules[Any, Any], seat: int, players: int, spec: Any, seed: int | None
-    ) -> tuple[SeatInfo, Agent | None]:
-        if not isinstance(spec, dict):
-            raise WebError("request/malformed", f"seat {seat} must be a JSON object")
-        unknown = sorted(set(spec) - {"kind", "bot", "name"})
-        if unknown:
-            raise WebError(
-                "request/malformed", f"seat {seat}: unknown field(s) {unknown}",
-                allowed=["kind", "bot", "name"],
-            )
-        kind = spec.get("kind")
-        if kind not in ("human", "bot"):
-            raise WebError(
-                "request/malformed", f"seat {seat}: 'kind' must be 'human' or 'bot'",
-                allowed=["human", "bot"],
-            )
-        if kind == "human":
-            # A seat given a name is that person's: reserved for its link, never in the lobby.
-            name = self.clean_name(spec.get("name"), "")
-            if not name:
-                return SeatInfo(seat=seat, kind="human", name=default_name(seat)), None
-            return SeatInfo(seat=seat, kind="human", name=name, reserved=True), None
-        bot = spec.get("bot") or self.default_bot(rules.name, seat, players)
-        if not isinstance(bot, str) or len(bot) > 200:
-            raise WebError("request/malformed", f"seat {seat}: 'bot' must be a player name")
-        bot = resolve_spec(rules.name, bot, seat)  # `bot`: the role's default, stored by name
-        bot_seed = secrets.randbelow(2**31) if seed is None else seed  # fixed: lessons
-        agent = self.make_agent(rules.name, bot, seat, players, bot_seed)
-        name = self.clean_name(spec.get("name"), f"{bot.partition(':')[0].title()} (computer)")
-        return SeatInfo(seat=seat, kind="bot", name=name, bot=bot, bot_seed=bot_seed), agent
-
-    def clean_name(self, value: Any, default: str) -> str:
-        """A seat name: printable text, trimmed, at most `max_name_len` characters."""
-        if value is None or value == "":
-            return default
-        if not isinstance(value, str):
-            raise WebError("request/malformed", "a seat name must be text")
-        name = "".join(ch for ch in value if ch.isprintable()).strip()
-        limit = self.settings.max_name_len
-        if not name:
-            return default
-        if len(name) > limit:
-            raise WebError("request/malformed", f"a seat name is at most {limit} characters")
-        return name
-
-    def default_bot(self, game: str, seat: int, players: int) -> str:
-        """The computer player used when none is named: `memory`, else the first not `random`."""
-        names = self.agent_names(game, seat, players)
-        if not names:
-            raise WebError("agent/unknown", f"no computer player can sit at {game} seat {seat}")
-        if "memory" in names:
-            return "memory"
-        # Prefer a real player to the uniform random baseline.
-        return next((n for n in names if n != "random"), names[0])
 
     @staticmethod
     def _meta(game_id: str, seats: Iterable[SeatInfo]) -> dict[str, Any]:

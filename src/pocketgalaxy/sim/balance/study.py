@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pocketgalaxy.agents.catalogue import resolve_spec
 from pocketgalaxy.core.errors import OptionsError, PocketGalaxyError
 from pocketgalaxy.core.options import options_from_json, options_to_json, parse_option_value
 from pocketgalaxy.registry import get_game
@@ -178,10 +179,12 @@ def build_study(
         raise StudyError(f"at most {MAX_VARIANTS} variants, got {len(variants)}")
     base = {**(PERILS_STUDY_DEFAULTS if game == "perils" else {}), **(base_options or {})}
     built: list[Variant] = []
-    specs = tuple(players)
+    # `bot` is the role's documented default, recorded as what it is.
+    specs = tuple(resolve_spec(game, p, seat) for seat, p in enumerate(players))
     for name, given in variants:
         overrides = {k: v for k, v in given.items() if k not in PLAYER_KEYS}
-        seats = _variant_players(game, specs, given)
+        seats = tuple(resolve_spec(game, p, seat)
+                      for seat, p in enumerate(_variant_players(game, specs, given)))
         if not NAME_PATTERN.match(name):
             raise StudyError(f"bad variant name {name!r}: 1-40 letters, digits or _.+- "
                              "(starting with a letter or digit)")

@@ -38,6 +38,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pocketgalaxy.cli.tournament",
     "pocketgalaxy.cli.db_cmd",  # db check, db backup
     "pocketgalaxy.cli.tell_cmd",  # tell CARD: the computer Teller's words for a real deck
+    "pocketgalaxy.cli.companion_cmd",  # companion perils: the computer Teller for real cards
 )
 """Optional command modules: each, when present, exposes `register(app)`."""
 

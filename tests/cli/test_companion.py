@@ -87,11 +87,15 @@ def _first(pairs: list[tuple[str, str]], word: str, after: int = 0) -> int:
     return next(i for i, (p, _) in enumerate(pairs) if i >= after and word in p.lower())
 
 
-@pytest.fixture
-def played(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory
            ) -> tuple[list[tuple[str, str]], Path, dict[str, Any]]:
-    record = tmp_path / "scripted.json"
-    typed, result, final = _script(monkeypatch, [*ARGS, "--record", str(record)])
+    """The scripted game, played once for this module (in its own saves folder)."""
+    folder = tmp_path_factory.mktemp("scripted")
+    record = folder / "scripted.json"
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("POCKETGALAXY_SAVE_DIR", str(folder / "saves"))
+        typed, result, final = _script(m, [*ARGS, "--record", str(record)])
     assert result.exit_code == 0, result.output
     return typed, record, final
 
@@ -180,14 +184,21 @@ def test_save_and_resume_mid_game(
 def test_same_seed_same_output_in_two_processes(
         played: tuple[list[tuple[str, str]], Path, dict[str, Any]], tmp_path: Path) -> None:
     typed, _, _ = played
-    outputs = []
-    for hash_seed in ("1", "987"):
+    runs = []
+    for hash_seed in ("1", "987"):  # both at once: each is bounded by the timeout below
         env = dict(os.environ, PYTHONHASHSEED=hash_seed,
                    POCKETGALAXY_SAVE_DIR=str(tmp_path / f"saves-{hash_seed}"), COLUMNS="100")
-        done = subprocess.run([sys.executable, "-m", "pocketgalaxy", *ARGS], input=_lines(typed),
-                              capture_output=True, text=True, env=env, timeout=120, check=False)
-        assert done.returncode == 0, done.stderr
-        outputs.append(done.stdout)
+        runs.append(subprocess.Popen([sys.executable, "-m", "pocketgalaxy", *ARGS],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True, env=env))
+    outputs = []
+    for run in runs:
+        try:
+            stdout, stderr = run.communicate(_lines(typed), timeout=180)
+        finally:
+            run.kill()
+        assert run.returncode == 0, stderr
+        outputs.append(stdout)
     assert outputs[0] == outputs[1]
     assert "The end" in outputs[0]
 

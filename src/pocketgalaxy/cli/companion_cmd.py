@@ -13,6 +13,10 @@ the record; typed die results go to `pinned["rolls"]` the same way. Neither chan
 before, so the final record {options, seed, pinned, actions} replays to the same final state
 with `pocketgalaxy replay`. Saves are ordinary saves marked `settings.companion`, resumed with
 `pocketgalaxy resume NAME`.
+
+What the screen shows comes from views and the Hero's events, as in `pocketgalaxy play`. Only
+the checks of typed cards (physical.py) read the state: which cards are still unseen, a set the
+people at the table can see for themselves; the order of the rules' own pile is never shown.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from pocketgalaxy.cli.saves import SavedGame, SaveStore, SeatInfo
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Event
 from pocketgalaxy.core.record import GameRecord
-from pocketgalaxy.games.perils.actions import HERO, Roll
+from pocketgalaxy.games.perils.actions import HERO, TELLER, Roll
 from pocketgalaxy.games.perils.content import load_theme
 from pocketgalaxy.games.perils.options import CLARITIES
 from pocketgalaxy.games.perils.physical import (
@@ -103,8 +107,8 @@ class CompanionScreen(PerilsScreen):
         self.chores(host, events)
 
     def chores(self, host: GameHost, events: list[Event]) -> None:
-        opts = host.session.state.options
-        steps = table_steps(events, _theme_of(host), showdown_order=opts.showdown_order)
+        order = str((host.session.view(HERO).options or {}).get("showdown_order"))
+        steps = table_steps(events, _theme_of(host), showdown_order=order)
         if steps:
             host.out.print(Panel(Text("\n".join(f"• {s}" for s in steps)),
                                  title="At the table", border_style="green"))
@@ -114,7 +118,7 @@ class CompanionScreen(PerilsScreen):
 
 
 def _theme_of(host: GameHost) -> Any:
-    return load_theme(host.session.state.options.theme)
+    return load_theme(host.session.view(HERO).theme)
 
 
 class CompanionHost(GameHost):
@@ -155,8 +159,8 @@ class CompanionHost(GameHost):
         assert isinstance(screen, CompanionScreen)
         try:
             while not self.session.is_over:
-                state = self.session.state
-                if state.phase == "describe" and len(self.pinned()["rounds"]) < state.round:
+                view = self.session.view(HERO)
+                if view.phase == "describe" and len(self.pinned()["rounds"]) < view.round:
                     self.autosave_now()
                     screen.news(self)
                     self.lay_round()
@@ -167,7 +171,7 @@ class CompanionHost(GameHost):
                 self.autosave_now()
                 self.last_human = HERO
                 screen.show(self, HERO)
-                if self.session.state.phase == "roll":
+                if self.session.view(HERO).phase == "roll":
                     self.roll()
                     continue
                 while True:
@@ -198,7 +202,7 @@ class CompanionHost(GameHost):
             self.out.print("[green]The Big Bads left stay where they lie.[/]")
             self.rebuild(pin | {"rounds": [*pin["rounds"], []]})
             return
-        sense = SENSE_WORDS.get(perils_rules().sense(self.session.state), "")
+        sense = SENSE_WORDS.get(self.session.view(HERO).sense, "")
         if todo.stage == "showdown":
             where = ("lay them out" if todo.count > 1 else "turn up the top one face down")
             text = (f"Round {todo.round}, the showdown ({sense}). Dealer: {where}, then look at "
@@ -217,14 +221,15 @@ class CompanionHost(GameHost):
                 continue
             break
         self.rebuild(pin | {"rounds": [*pin["rounds"], list(cards)]})
-        laid = self.session.state.pathways
-        if list(laid) != list(cards):  # pragma: no cover - physical.py checks every card
-            raise PocketGalaxyError(f"the rules laid {laid}, not {list(cards)}",
+        laid = [p.face for p in self.session.view(TELLER).pathways]
+        if laid != list(cards):  # pragma: no cover - physical.py checks every card
+            raise PocketGalaxyError("the rules did not lay the typed cards",
                                     code="companion/internal")
 
     def roll(self) -> None:
         """Ask for the real die (two with advantage), pin it and roll."""
-        advantage = bool(self.session.state.advantage)
+        plan = self.session.view(HERO).plan
+        advantage = bool(plan is not None and plan.advantage)
         text = ("Roll two dice (advantage) and type both, like 3 5: " if advantage
                 else "Roll the die and type what it shows (1-6): ")
         while True:

@@ -169,6 +169,8 @@ def test_save_and_resume_mid_game(
     assert "Saved as mid" in part.output
     saved = json.loads((Path(os.environ["POCKETGALAXY_SAVE_DIR"]) / "mid.json").read_text())
     assert saved["settings"] == {"companion": "perils"}
+    # The autosave has its own name, so it never overwrites `play perils --seed 5`'s.
+    assert (Path(os.environ["POCKETGALAXY_SAVE_DIR"]) / "companion-perils-5.json").is_file()
     out_file = tmp_path / "resumed.json"
     rest = CliRunner().invoke(app, ["resume", "mid", "--record", str(out_file)],
                               input="\n".join(lines[at:]) + "\n")
@@ -208,3 +210,26 @@ def test_bad_command_options_are_refused() -> None:
     assert bad.exit_code == 2 and "--pathways 4: allowed 2 or 3" in bad.output
     bad = CliRunner().invoke(app, ["companion", "perils", "--clarity", "murky"])
     assert bad.exit_code == 2 and "plain, fair, subtle, cryptic" in bad.output
+
+
+def test_a_finished_companion_save_is_not_resumed(
+        played: tuple[list[tuple[str, str]], Path, dict[str, Any]]) -> None:
+    typed, _, _ = played
+    done = CliRunner().invoke(app, ARGS, input=_lines(typed))
+    assert done.exit_code == 0, done.output
+    again = CliRunner().invoke(app, ["resume", "companion-perils-5"])
+    assert again.exit_code == 2 and "holds a finished game" in again.output
+
+
+def test_a_three_pathway_dungeon_game_replays(monkeypatch: pytest.MonkeyPatch,
+                                              tmp_path: Path) -> None:
+    record = tmp_path / "three.json"
+    args = ["companion", "perils", "--seed", "8", "--theme", "dungeon", "--pathways", "3",
+            "--clarity", "plain", "--record", str(record)]
+    typed, result, live_final = _script(monkeypatch, args)
+    assert result.exit_code == 0, result.output
+    dealt = [a.split() for p, a in typed if "dealer" in p.lower()]
+    assert dealt[0] and len(dealt[0]) == 3
+    final, _ = replay(perils_rules(), GameRecord.loads(record.read_text(encoding="utf-8")))
+    assert final.to_json() == live_final
+    assert final.options.pathways_per_round == 3 and final.options.theme == "dungeon"

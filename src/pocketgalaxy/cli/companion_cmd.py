@@ -298,7 +298,8 @@ def companion_perils(
     session = Session(rules, options, seed=game_seed, players=2,
                       pinned={"rounds": [], "rolls": []}, agents=bot_agents("perils", seats, 2))
     host = CompanionHost(session, seats, CompanionScreen(seed=game_seed), out,
-                         input_fn=_input_fn(out), secret_fn=_secret_fn(out), save_name=save_name,
+                         input_fn=_input_fn(out), secret_fn=_secret_fn(out),
+                         save_name=save_name or f"companion-perils-{game_seed}",
                          settings={SETTING: "perils"})
     out.print(f"[bold]Perils & Pathways with real cards[/] (seed {game_seed}). The computer is "
               "the Teller; type [bold]?[/] at any prompt for help.")
@@ -312,6 +313,11 @@ def resume_companion(saved: SavedGame, store: SaveStore, record: Path | None,
     """Go on with a saved companion game (called by `pocketgalaxy resume NAME`)."""
     out = console()
     session = restore_session(perils_rules(), saved)
+    if session.is_over:
+        raise PocketGalaxyError(
+            f"save {saved.name!r} holds a finished game; replay it with `pocketgalaxy replay`",
+            code="save/finished",
+        )
     seed = session.seed or 0
     screen = CompanionScreen(seed=seed)
     # The Hero is shown what happened since their own last move.

@@ -204,10 +204,14 @@ class CompanionHost(GameHost):
             return
         sense = SENSE_WORDS.get(self.session.view(HERO).sense, "")
         if todo.stage == "showdown":
-            where = ("lay them out" if todo.count > 1 else "turn up the top one face down")
-            text = (f"Round {todo.round}, the showdown ({sense}). Dealer: {where}, then look at "
-                    f"the {todo.count} Big Bad(s) without showing the Hero and type them left "
-                    "to right (like AS AD AC): ")
+            if todo.count > 1:
+                text = (f"Round {todo.round}, the showdown ({sense}). Dealer: look at the "
+                        f"{todo.count} Big Bads laid face down without showing the Hero, and "
+                        "type them left to right (like AS AD AC): ")
+            else:
+                text = (f"Round {todo.round}, the showdown ({sense}). Dealer: take the top "
+                        "Big Bad, look at it without showing the Hero, lay it face down and "
+                        "type it (like AS): ")
         else:
             text = (f"Round {todo.round} ({sense}). Dealer: deal {todo.count} card(s) face down "
                     "from the maze, look without showing the Hero, and type them left to right "

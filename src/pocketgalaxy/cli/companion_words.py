@@ -62,6 +62,8 @@ def _step(event: Event, theme: Any, showdown_order: str) -> str | None:
         return ("The maze is empty. Shuffle the three Big Bads face down in a stack: they are "
                 "met one at a time, from the top.")
     if kind == "PathwayChosen":
+        if e.automatic:
+            return "Turn the only pathway face up."
         return "Turn the chosen pathway face up; set the others aside face down, unseen."
     if kind == "LeftoverDiscarded":
         return f"Set the last {e.count} card(s) of the maze aside unseen."

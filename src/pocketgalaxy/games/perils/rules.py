@@ -50,11 +50,7 @@ from pocketgalaxy.games.perils.narration import (
     suggest_descriptions,
 )
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.penalty import (
-    ZeroHealthPenalty,
-    lay_pinned_round,
-    validate_pinned,
-)
+from pocketgalaxy.games.perils.penalty import ZeroHealthPenalty, lay_pinned_round, validate_pinned
 from pocketgalaxy.games.perils.planning import PlanJudging
 from pocketgalaxy.games.perils.planning import suit_of as _suit
 from pocketgalaxy.games.perils.rubric import (

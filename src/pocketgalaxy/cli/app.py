@@ -42,6 +42,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pocketgalaxy.cli.balance_cmd",  # balance GAME: a designer's study of rule variants
     "pocketgalaxy.cli.print_cmd",  # print GAME: print-and-play PDFs
     "pocketgalaxy.cli.tutorial_cmd",  # tutorial GAME: a guided first game with a coach
+    "pocketgalaxy.cli.companion_cmd",  # companion perils: the computer Teller for real cards
 )
 """Optional command modules: each, when present, exposes `register(app)`."""
 

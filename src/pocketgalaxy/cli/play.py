@@ -338,6 +338,11 @@ def _resume(name: str | None, record: Path | None, input_fn: InputFn | None = No
         _list_saves(out, store)
         return
     saved = store.load(name)
+    if saved.settings.get("companion"):  # a game played with real cards (cli/companion_cmd.py)
+        from pocketgalaxy.cli.companion_cmd import resume_companion
+
+        resume_companion(saved, store, record, input_fn)
+        return
     rules = get_game(saved.game)
     session = restore_session(rules, saved)
     if session.is_over:

@@ -164,17 +164,28 @@ class ZeroHealthPenalty:
         self._next(state, events)
 
 
+PINNED_KEYS = ("draw", "big_bads", "rolls", "rounds")
+MAX_PINNED_ROUNDS = 500
+"""At most this many rounds in a pinned "rounds" list (a game has about 30)."""
+MAX_ROUND_CARDS = 3
+"""A round lays at most three pathways, so a pinned round names at most three cards."""
+
+
 def validate_pinned(pinned: Any) -> dict[str, list[Any]]:
-    """Check a pinned deal: {"draw": [...], "big_bads": [...], "rolls": [...]} (all optional)."""
+    """Check a pinned deal: {"draw": [...], "big_bads": [...], "rolls": [...], "rounds":
+    [[...], ...]} (all optional). `rounds[r - 1]` names the cards round r lays first, in
+    position order, wherever they lie in the draw pile (or among the waiting Big Bads in the
+    showdown); an empty list leaves that round to the pile. Unlike `draw`, it is read when the
+    round is dealt, so it holds after cards are shuffled back, and a longer list never changes
+    the rounds before it (a physical deck's companion grows it round by round)."""
     if pinned is None:
         return {}
     if not isinstance(pinned, dict):
-        raise OptionsError("pinned must be an object with draw, big_bads and rolls",
-                           allowed=["draw", "big_bads", "rolls"])
-    unknown = sorted(set(pinned) - {"draw", "big_bads", "rolls"})
+        raise OptionsError("pinned must be an object with draw, big_bads, rolls and rounds",
+                           allowed=list(PINNED_KEYS))
+    unknown = sorted(set(pinned) - set(PINNED_KEYS))
     if unknown:
-        raise OptionsError(f"unknown pinned key(s) {unknown}", allowed=["draw", "big_bads",
-                                                                        "rolls"])
+        raise OptionsError(f"unknown pinned key(s) {unknown}", allowed=list(PINNED_KEYS))
     out: dict[str, list[Any]] = {}
     try:
         draw = [parse_card(c).code for c in pinned.get("draw") or []]
@@ -198,7 +209,52 @@ def validate_pinned(pinned: Any) -> dict[str, list[Any]]:
         out["big_bads"] = bigs
     if rolls:
         out["rolls"] = list(rolls)
+    rounds = _pinned_rounds(pinned.get("rounds"))
+    if rounds:
+        out["rounds"] = rounds
     return out
+
+
+def _pinned_rounds(value: Any) -> list[list[str]]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > MAX_PINNED_ROUNDS:
+        raise OptionsError(f"pinned rounds must be a list of at most {MAX_PINNED_ROUNDS} "
+                           "rounds, each a list of card codes")
+    out: list[list[str]] = []
+    for r, cards in enumerate(value, 1):
+        if not isinstance(cards, list) or len(cards) > MAX_ROUND_CARDS:
+            raise OptionsError(f"pinned round {r} must be a list of at most {MAX_ROUND_CARDS} "
+                               "card codes")
+        try:
+            codes = [parse_card(c).code for c in cards]
+        except CardCodeError as exc:
+            raise OptionsError(f"pinned round {r}: {exc.message}") from exc
+        if len(set(codes)) != len(codes) or "AH" in codes:
+            raise OptionsError(f"pinned round {r} must name different cards, never AH "
+                               "(the Prize)")
+        out.append(codes)
+    return out
+
+
+def lay_pinned_round(state: PerilsState, pile: list[str], n: int) -> None:
+    """Move the cards pinned for the round about to be dealt (state.round + 1) to the top of
+    `pile` (the draw pile, or the waiting Big Bads), in order, before `n` cards are laid.
+
+    Raises OptionsError when a pinned card is not in the pile or more are pinned than the
+    round lays: the pinned deal does not fit the game (nothing is changed)."""
+    rounds = (state.pinned or {}).get("rounds") or []
+    if state.round >= len(rounds) or not rounds[state.round]:
+        return
+    wanted = rounds[state.round]
+    missing = [c for c in wanted if c not in pile]
+    if len(wanted) > n or missing:
+        raise OptionsError(
+            f"pinned round {state.round + 1} names {wanted}, but the round lays {n} "
+            f"card(s) and {missing or 'none'} of them are not waiting to be laid",
+            allowed=sorted(pile, key=DECK_54.index))
+    rest = [c for c in pile if c not in wanted]
+    pile[:] = list(wanted) + rest
 
 
 def suit_of(code: str) -> str:

@@ -50,7 +50,7 @@ from pocketgalaxy.games.perils.narration import (
     suggest_descriptions,
 )
 from pocketgalaxy.games.perils.options import PerilsOptions
-from pocketgalaxy.games.perils.penalty import ZeroHealthPenalty, validate_pinned
+from pocketgalaxy.games.perils.penalty import ZeroHealthPenalty, lay_pinned_round, validate_pinned
 from pocketgalaxy.games.perils.planning import PlanJudging
 from pocketgalaxy.games.perils.planning import suit_of as _suit
 from pocketgalaxy.games.perils.rubric import (
@@ -97,7 +97,8 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, GameRules[PerilsState, PerilsO
         pinned: Any = None,
     ) -> PerilsState:
         """A fresh game (PP-R1..R6). `pinned`: {"draw": [codes, top first], "big_bads":
-        [the three aces, top first], "rolls": [die values used first]}."""
+        [the three aces, top first], "rolls": [die values used first], "rounds": [[the cards
+        round 1 lays], ...]} (penalty.validate_pinned)."""
         opts = options if options is not None else PerilsOptions()
         if players not in (None, 2):
             raise OptionsError(f"Perils & Pathways needs exactly 2 players, not {players}",
@@ -384,6 +385,7 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, GameRules[PerilsState, PerilsO
                 events.append(ev.ShowdownBegan(round=state.round + 1))
             else:
                 n = min(k, len(state.draw))
+                lay_pinned_round(state, state.draw, n)
                 state.pathways = state.draw[:n]
                 del state.draw[:n]
         if state.stage == "showdown":
@@ -391,6 +393,7 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, GameRules[PerilsState, PerilsO
                 self._end_showdown(state, events)
                 return
             n = len(state.big_bads) if opts.showdown_order == "hero_chooses" else 1
+            lay_pinned_round(state, state.big_bads, n)
             state.pathways = state.big_bads[:n]
             del state.big_bads[:n]
         if opts.pathway_order == "shuffled":

@@ -3,14 +3,13 @@ penalty and the showdown, as numbered in docs/rules/perils.md (PP-R1..R22, optio
 
 Seat 0 is the Hero, seat 1 the Teller. Players act only where a decision exists; everything
 else (healing, item gain, automatic passes, resolution after the roll, a penalty that needs no
-choice, dealing the next round) happens inside `_do` and is reported by events. Two jobs live in
-mixins beside this file: the zero-health penalty (`penalty.py`) and plans with their judgement
-(`planning.py`).
+choice, dealing the next round) happens inside `_do` and is reported by events. Three jobs live
+in mixins beside this file: the zero-health penalty (`penalty.py`), plans with their judgement
+(`planning.py`), and the checks and lists of legal actions (`checks.py`).
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -18,7 +17,6 @@ from typing import Any, ClassVar
 from pocketgalaxy.core.cards import DECK_54, card
 from pocketgalaxy.core.errors import (
     IllegalActionError,
-    MalformedActionError,
     OptionsError,
 )
 from pocketgalaxy.core.game import Action, Event, GameRules, Outcome
@@ -27,10 +25,8 @@ from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils import events as ev
 from pocketgalaxy.games.perils import story
 from pocketgalaxy.games.perils.actions import (
-    ACTION_PHASES,
     ACTION_TYPES,
     HERO,
-    MAX_DESCRIPTION,
     TELLER,
     ChooseArchetype,
     ChooseLostLevels,
@@ -41,6 +37,7 @@ from pocketgalaxy.games.perils.actions import (
     MakePlan,
     Roll,
 )
+from pocketgalaxy.games.perils.checks import ActionChecks
 from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme, thing_for
 from pocketgalaxy.games.perils.narration import (
     card_kind,
@@ -65,13 +62,13 @@ BIG_BAD_DIFFICULTY = 11
 ACES = ("AD", "AC", "AS")
 _PHASE_SEAT = {"archetype": HERO, "describe": TELLER, "choose": HERO, "plan": HERO,
                "judge": TELLER, "roll": HERO, "shuffle_back": TELLER}
-_MAX_LISTED_CHOICES = 64
 _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _RANK = {code: card(code).rank for code in DECK_54}
 _PRIZES: dict[tuple[Any, ...], str] = {}
 
 
-class PerilsRules(ZeroHealthPenalty, PlanJudging, GameRules[PerilsState, PerilsOptions]):
+class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
+                  GameRules[PerilsState, PerilsOptions]):
     """Perils & Pathways for exactly two seats: 0 the Hero, 1 the Teller."""
 
     name: ClassVar[str] = "perils"
@@ -240,114 +237,6 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, GameRules[PerilsState, PerilsO
         legal = self.legal_actions(state, seat) if state.phase != "over" else []
         allowed = [repr(a) for a in legal[:20]]
         return IllegalActionError(action, seat, reason, rule, detail, allowed=allowed)
-
-    def check(self, state: PerilsState, seat: int, action: Action) -> None:
-        if not isinstance(action, ACTION_TYPES):
-            raise MalformedActionError(action, "not a Perils & Pathways action",
-                                       allowed=[t.__name__ for t in ACTION_TYPES])
-        if state.phase == "over":
-            raise IllegalActionError(action, seat, "game_over", "PP-R22", "the game has ended")
-        actor = self.to_act(state)
-        if seat != actor:
-            raise self._refuse(state, seat, action, "not_your_turn", "PP-R1",
-                               f"seat {actor} to act in phase {state.phase}")
-        phase = ACTION_PHASES[type(action)]
-        if phase != state.phase:
-            raise self._refuse(state, seat, action, "wrong_phase", "PP-R1",
-                               f"{type(action).__name__} is for phase {phase}; "
-                               f"the phase is {state.phase}")
-        if isinstance(action, ChooseArchetype):
-            self._check_archetype(state, action)
-        elif isinstance(action, DescribePathways):
-            self._check_describe(state, seat, action)
-        elif isinstance(action, ChoosePathway):
-            position = action.position
-            if (isinstance(position, bool) or not isinstance(position, int)
-                    or not 0 <= position < len(state.pathways)):
-                raise self._refuse(state, seat, action, "no_such_pathway", "PP-R9",
-                                   f"positions 0..{len(state.pathways) - 1}")
-        elif isinstance(action, MakePlan):
-            self._check_plan(state, seat, action)
-        elif isinstance(action, JudgePlan):
-            self._check_judge(state, seat, action)
-        elif isinstance(action, ChooseLostLevels):
-            self._check_lost_levels(state, seat, action)
-        elif isinstance(action, ChooseShuffleBack):
-            cards = action.cards
-            if len(set(cards)) != len(cards) or any(c not in state.limbo for c in cards):
-                raise self._refuse(state, seat, action, "not_a_lost_card", "PP-A10",
-                                   f"choose any of the lost cards {sorted(state.limbo)}")
-
-    def _check_archetype(self, state: PerilsState, action: ChooseArchetype) -> None:
-        theme = self.theme(state.options)
-        if not isinstance(action.archetype, str) or theme.archetype(action.archetype) is None:
-            raise self._refuse(state, HERO, action, "no_such_archetype", "PP-R2",
-                               f"theme {theme.id} has {[a.id for a in theme.archetypes]}")
-        self._check_pinned_archetype(state, theme, action.archetype, action)
-
-    def _check_pinned_archetype(self, state: PerilsState, theme: Theme, archetype_id: str,
-                                action: Action) -> None:
-        arch = theme.archetype(archetype_id)
-        assert arch is not None
-        top = (state.pinned or {}).get("draw") or []
-        clash = sorted(set(top) & set(arch.cards))
-        if clash:
-            raise IllegalActionError(
-                action, HERO, "archetype_conflicts_pinned", "PP-R2",
-                f"the pinned draw pile holds {clash}, cards of archetype {arch.id}",
-                allowed=[a.id for a in theme.archetypes if not set(top) & set(a.cards)],
-            )
-
-    def _check_describe(self, state: PerilsState, seat: int, action: DescribePathways) -> None:
-        texts = action.descriptions
-        if not isinstance(texts, tuple) or len(texts) != len(state.pathways):
-            raise self._refuse(state, seat, action, "wrong_count", "PP-R8",
-                               f"give exactly {len(state.pathways)} description(s), "
-                               f"one per pathway")
-        for i, text in enumerate(texts):
-            if not isinstance(text, str) or not 1 <= len(text.strip()) <= MAX_DESCRIPTION:
-                raise self._refuse(state, seat, action, "bad_description", "PP-R8",
-                                   f"description {i} must be 1..{MAX_DESCRIPTION} characters")
-
-    # -- legal actions ---------------------------------------------------------------
-    def legal_actions(self, state: PerilsState, seat: int) -> list[Action]:
-        """Every choice `check` accepts, listed canonically where text or subsets are free:
-        DescribePathways is listed once (the computer's suggestions), MakePlan once per
-        channel x the first k usable items (plan ""), JudgePlan per channel approval x item
-        prefix x advantage, ChooseLostLevels and ChooseShuffleBack as all subsets when there
-        are at most 64, otherwise one canonical choice per count."""
-        if state.phase == "over" or self.to_act(state) != seat:
-            return []
-        phase = state.phase
-        if phase == "archetype":
-            theme = self.theme(state.options)
-            top = set((state.pinned or {}).get("draw") or [])
-            return [ChooseArchetype(a.id) for a in theme.archetypes if not top & set(a.cards)]
-        if phase == "describe":
-            return [DescribePathways(self.suggestions(state))]
-        if phase == "choose":
-            return [ChoosePathway(i) for i in range(len(state.pathways))]
-        if phase == "plan":
-            return list(self._plan_list(state))
-        if phase == "judge":
-            adv = (False,) if state.options.advantage_threshold is None else (False, True)
-            chans = (False, True) if state.plan_channel is not None else (False,)
-            return [
-                JudgePlan(c, tuple(state.plan_items[:k]), a)
-                for c in chans for k in range(len(state.plan_items) + 1) for a in adv
-            ]
-        if phase == "roll":
-            return [Roll()]
-        if phase == "lose_levels":
-            return [ChooseLostLevels(c) for c in self._lost_level_choices(state)]
-        if phase == "shuffle_back":
-            lost = sorted(state.limbo, key=DECK_54.index)
-            if 2 ** len(lost) <= _MAX_LISTED_CHOICES:
-                subsets = [s for r in range(len(lost) + 1) for s in itertools.combinations(lost, r)]
-            else:
-                subsets = [tuple(lost[:k]) for k in range(len(lost) + 1)]
-            return [ChooseShuffleBack(s) for s in subsets]
-        return []
 
     # -- doing ------------------------------------------------------------------------
     def _do(self, state: PerilsState, seat: int, action: Action) -> list[Event]:

@@ -1,7 +1,7 @@
 """Play scheduled games on a Ray cluster: the same jobs as `run_jobs`, the same results.
 
-Games travel in batches (`DEFAULT_BATCH` per task), large enough that Ray's per-task cost stays
-small beside the games, and each task runs `play_chunk`, the very function a local worker
+Games travel in batches (at most `DEFAULT_BATCH` per task, and at least four tasks per cluster
+CPU), large enough that Ray's per-task cost stays small beside the games, and each task runs `play_chunk`, the very function a local worker
 process runs. Every job carries its own seed, so the results (sorted by index) are identical to
 `run_jobs` with any `--workers`. Results stream back as tasks finish (`ray.wait`), so a caller's
 `sink` keeps them if the run is interrupted.
@@ -79,7 +79,7 @@ def ray_session(address: str | None = None) -> Iterator[None]:
 
 
 def run_jobs_ray(
-    jobs: Sequence[Job], *, address: str | None = None, batch: int = DEFAULT_BATCH,
+    jobs: Sequence[Job], *, address: str | None = None, batch: int | None = None,
     progress: ProgressFn | None = None,
     sink: Callable[[list[GameResult]], None] | None = None,
 ) -> list[GameResult]:
@@ -87,8 +87,12 @@ def run_jobs_ray(
     ray = _ray()
     with ray_session(address):
         task = ray.remote(play_chunk)
-        chunks = [list(jobs[i : i + batch]) for i in range(0, len(jobs), max(1, batch))]
-        limit = max(2, int(ray.cluster_resources().get("CPU", 1)) * MAX_IN_FLIGHT_PER_CPU)
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        # At most DEFAULT_BATCH games a task, and at least four tasks per CPU, so a small
+        # study still keeps every CPU busy to the end.
+        size = batch or max(1, min(DEFAULT_BATCH, len(jobs) // (cpus * 4) or 1))
+        chunks = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+        limit = max(2, cpus * MAX_IN_FLIGHT_PER_CPU)
         results: list[GameResult] = []
         pending: list[Any] = []
         if progress:

@@ -1,10 +1,11 @@
 """Play scheduled games on a Ray cluster: the same jobs as `run_jobs`, the same results.
 
 Games travel in batches (at most `DEFAULT_BATCH` per task, and at least four tasks per cluster
-CPU), large enough that Ray's per-task cost stays small beside the games, and each task runs `play_chunk`, the very function a local worker
-process runs. Every job carries its own seed, so the results (sorted by index) are identical to
-`run_jobs` with any `--workers`. Results stream back as tasks finish (`ray.wait`), so a caller's
-`sink` keeps them if the run is interrupted.
+CPU), large enough that Ray's per-task cost stays small beside the games, and each task runs
+`play_chunk`, the very function a local worker process runs. Every job carries its own seed,
+so the results (sorted by index) are identical to `run_jobs` with any `--workers`. Results
+stream back as tasks finish (`ray.wait`), so a caller's `sink` keeps them if the run is
+interrupted.
 
 `address=None` starts a private Ray instance in this process (for one machine); otherwise it
 joins the cluster at HOST:PORT (`ray start --head --port PORT` on the head node). Ray is an

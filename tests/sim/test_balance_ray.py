@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 
 RAY = Path(sys.executable).with_name("ray")
+# A throwaway cluster on loopback: no usage reports, and no token authentication (recent Ray
+# turns it on and keeps a token in ~/.ray that another local instance may have replaced).
+RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
 
 
 def _free_port() -> int:
@@ -28,7 +31,7 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`ray start --head` on 127.0.0.1 with 2 CPUs; stopped (and its files removed) after."""
     port = _free_port()
     temp = tmp_path_factory.mktemp("ray")
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {**os.environ, **RAY_ENV}
     started = subprocess.run(
         [str(RAY), "start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port),
          "--num-cpus", "2", "--include-dashboard", "false", "--disable-usage-stats",
@@ -44,7 +47,7 @@ def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _study(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {**os.environ, **RAY_ENV}
     return subprocess.run(
         [sys.executable, "-m", "pocketgalaxy", "balance", "adventure", "-n", "30", "--seed", "21",
          "-v", "base:", "-v", "nopeek:peek_after_failed_request=false", "--players",

@@ -15,6 +15,15 @@ from pocketgalaxy.registry import get_game
 from pocketgalaxy.session import Session
 from pocketgalaxy.tutorial import lesson_for
 from pocketgalaxy.tutorial.coach import Coach
+from pocketgalaxy.web.settings import Settings
+
+
+@pytest.fixture
+def settings(tmp_path: Any) -> Settings:
+    # One client playing a whole lesson and polling the coach as fast as it can: the per-client
+    # request rate (20/s, tested in test_web_limits.py) is lifted, or a fast machine gets a 429.
+    return Settings(data_dir=tmp_path / "data", bot_delay_ms=0, rate_burst=10_000,
+                    client_requests_per_s=0)
 
 
 def _start(client: Any, game: str) -> tuple[str, str]:
@@ -82,7 +91,9 @@ def test_a_lesson_plays_to_the_end_through_the_api(client: Any, game: str) -> No
     assert body["over"] is True
     assert all(g["done"] for g in body["goals"]), body["goals"]
     assert body["advice"]["line"].startswith("The lesson is over: this game showed 7 of 7")
-    record = client.get(f"/api/games/{gid}/record").json()
+    answer = client.get(f"/api/games/{gid}/record")
+    assert answer.status_code == 200, answer.text
+    record = answer.json()
     played = [[a["seat"], a["action"]] for a in record["actions"]]
     assert played == _terminal_record(game)  # the same game as in the terminal
 

@@ -56,7 +56,7 @@ def test_adventure_opponents_by_level_then_a_game_with_easy(live_server: Any, ne
     assert select.input_value() == "memory"
     select.select_option("forgetful:level=easy")
     easy = catalogue.find("adventure", "forgetful:level=easy")
-    assert easy is not None
+    assert easy is not None and easy.spec == "forgetful:level=easy"
     about = _about(row)
     assert about.startswith(f"{easy.label()}. Strength: {easy.strength.describe()}.")
     assert about.endswith("Name for the API and the terminal: forgetful:level=easy")

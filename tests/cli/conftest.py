@@ -79,15 +79,20 @@ Responder = Callable[[GameHost, str], str]
 
 @pytest.fixture
 def script_game(monkeypatch: pytest.MonkeyPatch) -> Callable[..., tuple[list[str], Any]]:
-    """Play `args` once with a scripted person; returns (typed lines, CliRunner result)."""
+    """Play `args` once with a scripted person; returns (typed lines, CliRunner result).
+
+    `host` names the host class the command builds (module, attribute), so a command with its
+    own host (the tutorial's) is recorded the same way."""
 
     def run(
-        args: list[str], respond: Responder, *, extra: list[str] | None = None
+        args: list[str], respond: Responder, *, extra: list[str] | None = None,
+        host: tuple[Any, str] = (play, "GameHost"),
     ) -> tuple[list[str], Any]:
         hosts: list[GameHost] = []
         typed: list[str] = []
+        module, name = host
 
-        class RecordingHost(GameHost):
+        class RecordingHost(getattr(module, name)):  # type: ignore[misc]
             def __init__(self, *a: Any, **k: Any) -> None:
                 super().__init__(*a, **k)
                 hosts.append(self)
@@ -101,7 +106,7 @@ def script_game(monkeypatch: pytest.MonkeyPatch) -> Callable[..., tuple[list[str
             return read
 
         with monkeypatch.context() as m:
-            m.setattr(play, "GameHost", RecordingHost)
+            m.setattr(module, name, RecordingHost)
             m.setattr(play, "_input_fn", input_fn)
             result = CliRunner().invoke(app, args)
         return typed + list(extra or []), result

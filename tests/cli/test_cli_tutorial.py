@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from pocketgalaxy.cli import play, tutorial_cmd
+from pocketgalaxy.cli import tutorial_cmd
 from pocketgalaxy.cli.app import app
 
 
@@ -50,36 +50,12 @@ def _typed_move(host: tutorial_cmd.TutorialHost, prompt: str) -> str:
     return "do"
 
 
-def _run_reading(monkeypatch: pytest.MonkeyPatch, game: str,
-                 respond: Callable[[Any, str], str]) -> tuple[list[str], Any]:
-    hosts: list[tutorial_cmd.TutorialHost] = []
-    typed: list[str] = []
-
-    class Recording(tutorial_cmd.TutorialHost):
-        def __init__(self, *a: Any, **k: Any) -> None:
-            super().__init__(*a, **k)
-            hosts.append(self)
-
-    def input_fn(out: Any) -> Callable[[str], str]:
-        def read(prompt: str) -> str:
-            answer = respond(hosts[-1], prompt)
-            typed.append(answer)
-            return answer
-
-        return read
-
-    with monkeypatch.context() as m:
-        m.setattr(tutorial_cmd, "TutorialHost", Recording)
-        m.setattr(play, "_input_fn", input_fn)
-        result = CliRunner().invoke(app, ["tutorial", game])
-    return typed, result
-
-
 @pytest.mark.parametrize("game", ["perils", "adventure"])
 def test_the_lesson_plays_to_the_end_from_scripted_input(
-    monkeypatch: pytest.MonkeyPatch, game: str
+    script_game: Callable[..., tuple[list[str], Any]], game: str
 ) -> None:
-    typed, first = _run_reading(monkeypatch, game, _typed_move)
+    typed, first = script_game(["tutorial", game], _typed_move,
+                               host=(tutorial_cmd, "TutorialHost"))
     assert first.exit_code == 0, first.output
     assert "do" not in typed  # every move typed as the coach explained it
     # The same lines as plain input give the same lesson, to its end.

@@ -16,7 +16,7 @@ from typing import Any
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.adventure import events as ev
 from pocketgalaxy.games.adventure.recap import card_name
-from pocketgalaxy.tutorial.lesson import Goal, Lesson, Step
+from pocketgalaxy.tutorial.lesson import Goal, Lesson, LessonWords, Step
 
 NAMES = ("Ada", "Bo")
 
@@ -97,7 +97,7 @@ def _who(seat: int, hero: int) -> str:
     return "You" if seat == hero else NAMES[seat] if seat < len(NAMES) else f"Seat {seat + 1}"
 
 
-class AdventureWords:
+class AdventureWords(LessonWords):
     """The coach's words for Adventure Cards events and moves (the learner is Ada)."""
 
     @staticmethod
@@ -117,12 +117,6 @@ class AdventureWords:
         if kind == "ClaimMission":
             return f"claim mission {data['mission'] + 1}"
         return str(kind)
-
-    @classmethod
-    def instruction(cls, action: Action, view: Any) -> str:
-        """The suggested move in words."""
-        text = cls.action_words(action)
-        return text[0].upper() + text[1:] + "."
 
     @staticmethod
     def keys(action: Action, view: Any) -> str:

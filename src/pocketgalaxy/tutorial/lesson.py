@@ -69,8 +69,8 @@ class Lesson:
     steps: tuple[Step, ...]
     goals: tuple[Goal, ...]
     words: Any
-    """The game's words: a module-level object with `event_line`, `action_words`, `keys` and
-    `instruction` (see perils.py / adventure.py)."""
+    """The game's words: a `LessonWords` subclass with `event_line`, `action_words` and `keys`
+    (see perils.py / adventure.py)."""
     seat_names: tuple[str, ...] = field(default=())
 
     def taught(self, index: int) -> Step | None:
@@ -80,6 +80,20 @@ class Lesson:
         """True when `action` is the taught move of `step` (only the fields in `match`)."""
         data = action.to_json()
         return all(data.get(k) == _norm(step.action.get(k)) for k in step.match)
+
+
+class LessonWords:
+    """What both games' coach words share; each game's subclass says its moves and events."""
+
+    @staticmethod
+    def action_words(action: Action) -> str:
+        raise NotImplementedError
+
+    @classmethod
+    def instruction(cls, action: Action, view: Any) -> str:
+        """The suggested move in words: the move's phrase as a sentence."""
+        text = cls.action_words(action)
+        return text[0].upper() + text[1:] + "."
 
 
 def _norm(value: Any) -> Any:

@@ -17,7 +17,7 @@ from typing import Any
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.perils import events as ev
 from pocketgalaxy.games.perils.content import load_theme
-from pocketgalaxy.tutorial.lesson import Goal, Lesson, Step
+from pocketgalaxy.tutorial.lesson import Goal, Lesson, LessonWords, Step
 
 SKILLS = {"D": "Strength", "C": "Agility", "S": "Piloting", "H": "Charm"}
 SUITS = {"D": "Diamonds", "C": "Clubs", "S": "Spades", "H": "Hearts"}
@@ -132,7 +132,7 @@ GOALS = (
 )
 
 
-class PerilsWords:
+class PerilsWords(LessonWords):
     """The coach's words for Perils & Pathways events and moves (the learner is the Hero)."""
 
     @staticmethod
@@ -156,12 +156,6 @@ class PerilsWords:
         if kind == "ChooseArchetype":
             return f"play the {data['archetype']}"
         return str(kind)
-
-    @classmethod
-    def instruction(cls, action: Action, view: Any) -> str:
-        """The suggested move in words."""
-        text = cls.action_words(action)
-        return text[0].upper() + text[1:] + "."
 
     @staticmethod
     def keys(action: Action, view: Any) -> str:

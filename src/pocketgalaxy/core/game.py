@@ -24,8 +24,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pocketgalaxy.core.errors import MalformedActionError
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 
 
+# Open to interpreted subclasses: Perils and test doubles stay pure Python (docs/speed.md).
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class Action:
     """Base of actions: frozen dataclasses named as commands (`RequestCard`, `ChoosePathway`)."""
@@ -38,6 +41,7 @@ class Action:
         return data
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class Event:
     """Base of events: frozen dataclasses in the past tense (`RequestRefused`, `HealthLost`).
@@ -97,6 +101,7 @@ S = TypeVar("S", bound=GameState)
 OptT = TypeVar("OptT")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GameRules(ABC, Generic[S, OptT]):
     """One game's rules. Subclasses implement `_do` and `check`; `apply` is shared."""
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from pocketgalaxy.core.errors import IllegalActionError, MalformedActionError, OptionsError
 from pocketgalaxy.core.game import Action, Event, GameRules, Outcome
@@ -57,24 +57,25 @@ from pocketgalaxy.games.adventure.views import AdventureView, build_view
 Problem = tuple[str, str, str]
 """(reason code, rule, detail) of a refusal."""
 
-_PINNED_KEYS = ("missions", "hands", "table", "first_player")
+_PINNED_KEYS: Final = ("missions", "hands", "table", "first_player")
 
 # Actions are immutable, so every RequestCard / DeclareCard is built once and shared: listing
 # legal actions is then a matter of picking, which search code does a great deal of.
-_REQUESTS = {(t, c): RequestCard(t, c) for t in range(5) for c in CARDS}
-_DECLARES = {(s, c): DeclareCard(s, c) for s in range(24) for c in CARDS}
-_PEEKS = {s: Peek(s) for s in range(24)}
-_SKIP = SkipPeek()
-_PASS = PassTurn()
-_BIT = {c: 1 << i for i, c in enumerate(CARDS)}
-_REQUEST_ROWS = [[_REQUESTS[t, c] for c in CARDS] for t in range(5)]
-_DECLARE_ROWS = [[_DECLARES[s, c] for c in CARDS] for s in range(24)]
+# (Final: compiled with mypyc, these are C statics rather than module-dict look-ups.)
+_REQUESTS: Final = {(t, c): RequestCard(t, c) for t in range(5) for c in CARDS}
+_DECLARES: Final = {(s, c): DeclareCard(s, c) for s in range(24) for c in CARDS}
+_PEEKS: Final = {s: Peek(s) for s in range(24)}
+_SKIP: Final = SkipPeek()
+_PASS: Final = PassTurn()
+_BIT: Final = {c: 1 << i for i, c in enumerate(CARDS)}
+_REQUEST_ROWS: Final = [[_REQUESTS[t, c] for c in CARDS] for t in range(5)]
+_DECLARE_ROWS: Final = [[_DECLARES[s, c] for c in CARDS] for s in range(24)]
 
 # Memo tables of legal-action lists (speed: a random playout spends most of its time listing).
-_CANDIDATES: dict[tuple[int | bool, ...], tuple[Action, ...]] = {}
-_PEEK_LISTS: dict[int, tuple[Action, ...]] = {}
-_PICKERS: dict[int, Callable[[Sequence[Action]], tuple[Action, ...]]] = {}
-_MEMO_LIMIT = 4096  # about 5 MB of shared tuples at most
+_CANDIDATES: Final[dict[tuple[int | bool, ...], tuple[Action, ...]]] = {}
+_PEEK_LISTS: Final[dict[int, tuple[Action, ...]]] = {}
+_PICKERS: Final[dict[int, Callable[[Sequence[Action]], tuple[Action, ...]]]] = {}
+_MEMO_LIMIT = 4096  # about 5 MB of shared tuples at most (not Final: a test lowers it)
 
 
 class AdventureRules(GameRules[AdventureState, AdventureOptions]):

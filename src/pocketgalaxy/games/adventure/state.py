@@ -70,6 +70,11 @@ class AdventureState:
         "mission_index",
     )
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> AdventureState:
+        # A bare instance, so `clone` skips `__init__` on both paths (mypyc's own `__new__`
+        # would run `__init__`, which needs the setup arguments).
+        return object.__new__(cls)
+
     def __init__(
         self,
         options: AdventureOptions,

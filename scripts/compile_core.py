@@ -33,7 +33,9 @@ BUILD = ROOT / "build" / "mypyc"
 # The rules core and Adventure Cards. Left pure: core/errors.py (exception classes, subclassed
 # by the shells and raised only on refusals), core/mypyc_marks.py (has a stub), the packages'
 # __init__ files, games/adventure/options.py (compiled, a class's annotations become plain
-# classes, and the options' Literal types are read at run time), and Perils (docs/speed.md).
+# classes, and the options' Literal types are read at run time), games/adventure/views.py and
+# content.py (frozen dataclasses that cross to worker processes: compiled, they do not unpickle),
+# and Perils (docs/speed.md).
 COMPILED: tuple[str, ...] = (
     "pocketgalaxy/core/cards.py",
     "pocketgalaxy/core/game.py",
@@ -41,14 +43,12 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/core/record.py",
     "pocketgalaxy/core/rng.py",
     "pocketgalaxy/games/adventure/actions.py",
-    "pocketgalaxy/games/adventure/content.py",
     "pocketgalaxy/games/adventure/events.py",
     "pocketgalaxy/games/adventure/explain.py",
     "pocketgalaxy/games/adventure/identities.py",
     "pocketgalaxy/games/adventure/recap.py",
     "pocketgalaxy/games/adventure/rules.py",
     "pocketgalaxy/games/adventure/state.py",
-    "pocketgalaxy/games/adventure/views.py",
 )
 
 

@@ -136,3 +136,33 @@ def test_a_stale_build_falls_back_to_pure(tmp_path: Path) -> None:
     assert speedpath._stale(manifest) == (
         f"built for cpython-10, running {sys.implementation.cache_tag}"
     )
+
+
+def test_states_views_actions_and_records_pickle_on_the_path_in_use() -> None:
+    """Worker processes receive states, views and actions by pickle: compiled classes too."""
+    import pickle
+
+    from pocketgalaxy.core.record import GameRecord
+    from pocketgalaxy.registry import get_game
+
+    rules = get_game("adventure")
+    state = rules.new(None, 5, players=3)
+    seat = rules.to_act(state)
+    assert seat is not None
+    action = rules.legal_actions(state, seat)[0]
+    events = rules.apply_unchecked(state, seat, action)
+    view = rules.view(state, 0)
+    record = GameRecord("adventure", {}, 3, 5, actions=[(seat, action.to_json())])
+    ended = state.clone()
+    while (who := rules.to_act(ended)) is not None:
+        rules.apply_unchecked(ended, who, rules.legal_actions(ended, who)[-1])
+    outcome = rules.outcome(ended)
+    assert outcome is not None and outcome.reason in ("all_missions_claimed", "turn_cap")
+    from pocketgalaxy.core.cards import parse_card
+
+    for thing in (state, view, action, events, state.rng, record, outcome, parse_card("8D")):
+        again = pickle.loads(pickle.dumps(thing))
+        if thing is state:
+            assert again.to_json() == state.to_json()
+        else:
+            assert again == thing

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import MutableSequence, Sequence
 from typing import Final, TypeVar
 
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
+
 T = TypeVar("T")
 _MASK: Final = (1 << 64) - 1
 _TWO64: Final = 1 << 64
 
 
+@mypyc_attr(serializable=True)  # picklable when compiled (worker processes)
 class Rng:
     """Seeded generator; `state` and `pinned` are plain data (see `to_json`)."""
 

@@ -25,7 +25,7 @@ CARD_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(CARDS)}
 _EXPECTED = "expected a pack letter S, P, A or M then a number 1-6 (like S1, P4, M6)"
 
 
-def parse_identity(text: str) -> str:
+def parse_identity(text: object) -> str:
     """The canonical identity for `text`, case and spaces forgiven.
 
     >>> parse_identity(" p4")

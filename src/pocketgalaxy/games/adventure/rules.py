@@ -338,11 +338,12 @@ def _occupancy(table: list[str | None]) -> int:
 
 
 def _act_candidates(state: AdventureState, seat: int) -> list[Action]:
-    """Every legal phase-"act" action except PassTurn (memoised `_build_candidates`).
+    """Every legal phase-"act" action except PassTurn (`_build_candidates`, made fast).
 
-    Under the options that do not narrow requests (the defaults), the candidates depend only on
-    the seat, the player count, the cards the seat cannot name (own hand and discard), the table
-    occupancy and `allow_any_declaration`: that is the memo key. Other options build afresh.
+    Under the options that do not narrow requests (the defaults), the requests depend only on
+    the player count, the seat and the cards it cannot name (own hand and discard): that is the
+    key of the `_CANDIDATES` memo. Declarations are picked per occupied slot from the same mask.
+    Other options build afresh.
     """
     opts = state.options
     if (
@@ -357,35 +358,29 @@ def _act_candidates(state: AdventureState, seat: int) -> list[Action]:
         gone |= _BIT[c]
     for c in state.discard:
         gone |= _BIT[c]
-    key = (
-        state.players,
-        seat,
-        gone,
-        _occupancy(state.table),
-        len(state.table),
-        opts.allow_any_declaration,
-    )
-    found = _CANDIDATES.get(key)
-    if found is None:
+    key = (state.players, seat, gone)
+    requests = _CANDIDATES.get(key)
+    if requests is None:
         if len(_CANDIDATES) >= _MEMO_LIMIT:
             _CANDIDATES.clear()  # a crude bound; keys repeat heavily within a game
-        found = _CANDIDATES[key] = _plain_candidates(state, seat, gone)
-    return list(found)
-
-
-def _plain_candidates(state: AdventureState, seat: int, gone: int) -> tuple[Action, ...]:
-    """`_build_candidates` under the plain options, from bit masks (same actions, same order:
-    requests by target then card, declarations by slot then card; a test holds them equal)."""
-    pick = _picker(gone)
-    out: list[Action] = []
-    for target in range(state.players):
-        if target != seat:
-            out += pick(_REQUEST_ROWS[target])
-    if state.options.allow_any_declaration:
-        pick = _picker(0)
+        requests = _CANDIDATES[key] = _plain_requests(state.players, seat, gone)
+    out = list(requests)
+    pick = _picker(0 if opts.allow_any_declaration else gone)
+    rows = _DECLARE_ROWS
     for slot, face in enumerate(state.table):
         if face is not None:
-            out += pick(_DECLARE_ROWS[slot])
+            out.extend(pick(rows[slot]))
+    return out
+
+
+def _plain_requests(players: int, seat: int, gone: int) -> tuple[Action, ...]:
+    """The requests of `_build_candidates` under the plain options, from the bit mask (same
+    actions, same order: by target then card; a test holds them equal)."""
+    pick = _picker(gone)
+    out: list[Action] = []
+    for target in range(players):
+        if target != seat:
+            out.extend(pick(_REQUEST_ROWS[target]))
     return tuple(out)
 
 

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play serve test test-fast lint typecheck bench browser-deps clean
+.PHONY: play serve test test-fast lint typecheck bench browser-deps clean compile compile-deps pure
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -23,6 +23,7 @@ serve: $(STAMP)
 ## test: install everything the tests need (Chromium and a throwaway PostgreSQL included) and
 ## run them all. The web store is tested on SQLite and on PostgreSQL (scripts/postgres.sh).
 test: $(STAMP) browser-deps
+	$(MAKE) compile || echo "WARNING: mypyc build failed: testing the pure-Python rules core"
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	@pg_url=$$(scripts/postgres.sh start) || pg_url=""; \
@@ -44,6 +45,19 @@ typecheck: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+
+## compile: build the rules core with mypyc (docs/speed.md); a no-op when the build is fresh.
+## Needs a C compiler and the Python headers; without them the pure-Python package is used.
+compile: $(STAMP) compile-deps
+	$(BIN)/python scripts/compile_core.py build
+
+## compile-deps: a C compiler and the Python headers for `make compile` (Debian, as root).
+compile-deps: $(STAMP)
+	@( command -v cc >/dev/null 2>&1 && test -f "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ) || ( (command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq gcc python3-dev)) || echo "WARNING: no C compiler or Python headers: the rules core stays pure Python" )
+
+## pure: remove the compiled rules core (POCKETGALAXY_PURE=1 forces pure for one process).
+pure:
+	$(PY) scripts/compile_core.py clean
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

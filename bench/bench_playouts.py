@@ -99,12 +99,12 @@ def main(argv: list[str] | None = None) -> None:
             before.append(_other(args.compare, args.seconds))
         runs.append(measure(args.seconds))
     if args.json:
-        print(json.dumps({"runs": runs, "compare": before}, indent=1))
+        print(json.dumps({"runs": runs, "compare": before, "speed_path": speed_path()}, indent=1))
         return
     now = _median(runs)
     old = _median(before) if before else None
     print(f"random playouts ({args.seconds:g} s per item, median of {len(runs)}; "
-          "decisions/s by wall and by CPU clock)")
+          f"decisions/s by wall and by CPU clock; rules core: {speed_path()})")
     for i, row in enumerate(now):
         line = (f"  {row['game']:13} {row['decisions_per_s_wall']:>8} wall "
                 f"{row['decisions_per_s_cpu']:>8} cpu  clone {row['clones_per_s_cpu']:>8}/s")
@@ -114,6 +114,13 @@ def main(argv: list[str] | None = None) -> None:
             line += (f"   before: {was['decisions_per_s_cpu']:>7} cpu, "
                      f"clone {was['clones_per_s_cpu']:>7}/s  (x{gain:.2f})")
         print(line)
+
+
+def speed_path() -> str:
+    """"compiled" or "pure", as the rules core really loaded (docs/speed.md)."""
+    from pocketgalaxy import speedpath
+
+    return "compiled" if speedpath.status()["compiled"] else "pure"
 
 
 def _median(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from pocketgalaxy.core.errors import CardCodeError
 
@@ -71,6 +72,11 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # Unpickled by its code, so the card stays the interned one (and a compiled frozen
+        # class need not be filled in field by field).
+        return (card, (self.code,))
+
 
 def _build() -> dict[str, Card]:
     cards: dict[str, Card] = {}
@@ -87,7 +93,7 @@ DECK_54: tuple[str, ...] = tuple(_CARDS)
 """All 54 codes in a fixed order: suits D, C, H, S with ranks A..K, then the two jokers."""
 
 
-def parse_card(code: str) -> Card:
+def parse_card(code: object) -> Card:
     """Parse a card code such as `8D`, `10c`, `AS` or `JK1`; round-trips with `Card.code`.
 
     >>> parse_card("10c").code

@@ -24,11 +24,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pocketgalaxy.core.errors import MalformedActionError
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 
 
+# Open to interpreted subclasses: Perils and test doubles stay pure Python (docs/speed.md).
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class Action:
     """Base of actions: frozen dataclasses named as commands (`RequestCard`, `ChoosePathway`)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as a constructor call, as events are (see Event.__reduce__).
+        return (type(self), tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": type(self).__name__}
@@ -38,6 +45,7 @@ class Action:
         return data
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True)
 class Event:
     """Base of events: frozen dataclasses in the past tense (`RequestRefused`, `HealthLost`).
@@ -45,6 +53,11 @@ class Event:
     `audience` is None for a public event, or the seats that may see it. Filtering happens at one
     choke point, `visible_events`, that every outbound path uses.
     """
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as a constructor call: a compiled event class has no bare `__new__` for
+        # pickle to use (docs/speed.md). The fields are the constructor's parameters, in order.
+        return (type(self), tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
 
     def visible_to(self, seat: int | None) -> bool:
         audience = getattr(self, "audience", None)
@@ -76,6 +89,11 @@ class Outcome:
     scores: tuple[float, ...] = ()
     ended_by_cap: bool = False
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as a constructor call, as events are (a compiled frozen class cannot be
+        # filled in field by field).
+        return (type(self), (self.winners, self.reason, self.scores, self.ended_by_cap))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "winners": list(self.winners),
@@ -97,6 +115,7 @@ S = TypeVar("S", bound=GameState)
 OptT = TypeVar("OptT")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class GameRules(ABC, Generic[S, OptT]):
     """One game's rules. Subclasses implement `_do` and `check`; `apply` is shared."""
 

@@ -16,12 +16,14 @@ from typing import Any
 
 from pocketgalaxy.core.errors import PocketGalaxyError, RecordError
 from pocketgalaxy.core.game import Action, Event, GameRules
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.core.options import options_from_json, options_to_json
 
 RECORD_FORMAT = "pocketgalaxy-record"
 RECORD_VERSION = 1
 
 
+@mypyc_attr(serializable=True)  # picklable when compiled (worker processes)
 @dataclass
 class GameRecord:
     """Everything needed to play a game again: the same inputs give the same game."""

@@ -8,16 +8,24 @@ shuffles and dice. Tests pin die rolls with `pinned`, a queue consumed before th
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
+
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 
 T = TypeVar("T")
-_MASK = (1 << 64) - 1
+_MASK: Final = (1 << 64) - 1
+_TWO64: Final = 1 << 64
 
 
+@mypyc_attr(serializable=True)  # picklable when compiled (worker processes)
 class Rng:
     """Seeded generator; `state` and `pinned` are plain data (see `to_json`)."""
 
     __slots__ = ("state", "pinned")
+
+    def __new__(cls, *args: object, **kwargs: object) -> Rng:
+        # A bare instance, so `clone` skips `__init__` when compiled too (docs/speed.md).
+        return object.__new__(cls)
 
     def __init__(self, seed: int = 0, pinned: Sequence[int] = ()) -> None:
         self.state = seed & _MASK
@@ -34,7 +42,7 @@ class Rng:
         """A uniform integer in [0, n), without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs n >= 1")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _TWO64 - _TWO64 % n
         while True:
             x = self._next()
             if x < limit:

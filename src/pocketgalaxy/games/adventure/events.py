@@ -17,6 +17,10 @@ from pocketgalaxy.core.game import Event
 
 Audience = tuple[int, ...] | None
 
+# Each event writes its own `__init__` (the dataclass keeps its fields, repr, equality and frozen
+# guard): compiled with mypyc it builds the event in C, where the dataclass-made `__init__`
+# stays interpreted code. Parameters are the fields, in order (docs/speed.md).
+
 
 @dataclass(frozen=True, slots=True)
 class CardsDealt(Event):
@@ -26,6 +30,11 @@ class CardsDealt(Event):
     cards: tuple[str, ...]
     audience: Audience = None
 
+    def __init__(self, seat: int, cards: tuple[str, ...], audience: Audience = None) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "audience", audience)
+
 
 @dataclass(frozen=True, slots=True)
 class TableLaid(Event):
@@ -34,6 +43,10 @@ class TableLaid(Event):
     slots: int
     audience: Audience = None
 
+    def __init__(self, slots: int, audience: Audience = None) -> None:
+        object.__setattr__(self, "slots", slots)
+        object.__setattr__(self, "audience", audience)
+
 
 @dataclass(frozen=True, slots=True)
 class MissionsLaid(Event):
@@ -41,6 +54,10 @@ class MissionsLaid(Event):
 
     missions: tuple[tuple[str, ...], ...]
     audience: Audience = None
+
+    def __init__(self, missions: tuple[tuple[str, ...], ...], audience: Audience = None) -> None:
+        object.__setattr__(self, "missions", missions)
+        object.__setattr__(self, "audience", audience)
 
     def to_json(self) -> dict[str, Any]:
         # Nested tuples become lists too, so the JSON is the same after a round trip.
@@ -58,6 +75,10 @@ class FirstPlayerChosen(Event):
     seat: int
     audience: Audience = None
 
+    def __init__(self, seat: int, audience: Audience = None) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "audience", audience)
+
 
 @dataclass(frozen=True, slots=True)
 class RequestGranted(Event):
@@ -67,6 +88,12 @@ class RequestGranted(Event):
     target: int
     card: str
     audience: Audience = None
+
+    def __init__(self, requester: int, target: int, card: str, audience: Audience = None) -> None:
+        object.__setattr__(self, "requester", requester)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "audience", audience)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +105,12 @@ class RequestRefused(Event):
     card: str
     audience: Audience = None
 
+    def __init__(self, requester: int, target: int, card: str, audience: Audience = None) -> None:
+        object.__setattr__(self, "requester", requester)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "audience", audience)
+
 
 @dataclass(frozen=True, slots=True)
 class SlotPeeked(Event):
@@ -86,6 +119,11 @@ class SlotPeeked(Event):
     seat: int
     slot: int
     audience: Audience = None
+
+    def __init__(self, seat: int, slot: int, audience: Audience = None) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "slot", slot)
+        object.__setattr__(self, "audience", audience)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +135,12 @@ class PeekSeen(Event):
     card: str
     audience: Audience = None
 
+    def __init__(self, seat: int, slot: int, card: str, audience: Audience = None) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "slot", slot)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "audience", audience)
+
 
 @dataclass(frozen=True, slots=True)
 class PeekSkipped(Event):
@@ -104,6 +148,10 @@ class PeekSkipped(Event):
 
     seat: int
     audience: Audience = None
+
+    def __init__(self, seat: int, audience: Audience = None) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "audience", audience)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +168,22 @@ class CardDeclared(Event):
     revealed_card: str
     audience: Audience = None
 
+    def __init__(
+        self,
+        seat: int,
+        slot: int,
+        card: str,
+        correct: bool,
+        revealed_card: str,
+        audience: Audience = None,
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "slot", slot)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "correct", correct)
+        object.__setattr__(self, "revealed_card", revealed_card)
+        object.__setattr__(self, "audience", audience)
+
 
 @dataclass(frozen=True, slots=True)
 class MissionClaimed(Event):
@@ -129,6 +193,14 @@ class MissionClaimed(Event):
     mission: int
     cards: tuple[str, ...]
     audience: Audience = None
+
+    def __init__(
+        self, seat: int, mission: int, cards: tuple[str, ...], audience: Audience = None
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "mission", mission)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "audience", audience)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +215,14 @@ class TurnPassed(Event):
     reason: str
     audience: Audience = None
 
+    def __init__(
+        self, from_seat: int, to_seat: int, reason: str, audience: Audience = None
+    ) -> None:
+        object.__setattr__(self, "from_seat", from_seat)
+        object.__setattr__(self, "to_seat", to_seat)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "audience", audience)
+
 
 @dataclass(frozen=True, slots=True)
 class GameEnded(Event):
@@ -152,6 +232,14 @@ class GameEnded(Event):
     reason: str
     ended_by_cap: bool
     audience: Audience = None
+
+    def __init__(
+        self, winners: tuple[int, ...], reason: str, ended_by_cap: bool, audience: Audience = None
+    ) -> None:
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "ended_by_cap", ended_by_cap)
+        object.__setattr__(self, "audience", audience)
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (

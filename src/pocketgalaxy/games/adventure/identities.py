@@ -7,6 +7,7 @@ A aliens (green), M marvels to bring back (yellow). `parse_identity("p4") == "P4
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from pocketgalaxy.core.errors import CardCodeError
 
@@ -16,15 +17,15 @@ PACKS: tuple[str, ...] = ("S", "P", "A", "M")
 PACK_COLOURS: dict[str, str] = {"S": "blue", "P": "black", "A": "green", "M": "yellow"}
 PACK_NAMES: dict[str, str] = {"S": "space ship", "P": "planet", "A": "alien", "M": "marvel"}
 
-CARDS: tuple[str, ...] = tuple(f"{p}{n}" for p in PACKS for n in range(1, 7))
+CARDS: Final[tuple[str, ...]] = tuple(f"{p}{n}" for p in PACKS for n in range(1, 7))
 """All 24 identities in a fixed order: S1..S6, P1..P6, A1..A6, M1..M6."""
 
-CARD_INDEX: dict[str, int] = {c: i for i, c in enumerate(CARDS)}
+CARD_INDEX: Final[dict[str, int]] = {c: i for i, c in enumerate(CARDS)}
 
 _EXPECTED = "expected a pack letter S, P, A or M then a number 1-6 (like S1, P4, M6)"
 
 
-def parse_identity(text: str) -> str:
+def parse_identity(text: object) -> str:
     """The canonical identity for `text`, case and spaces forgiven.
 
     >>> parse_identity(" p4")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from pocketgalaxy.core.errors import IllegalActionError, MalformedActionError, OptionsError
 from pocketgalaxy.core.game import Action, Event, GameRules, Outcome
@@ -57,24 +57,25 @@ from pocketgalaxy.games.adventure.views import AdventureView, build_view
 Problem = tuple[str, str, str]
 """(reason code, rule, detail) of a refusal."""
 
-_PINNED_KEYS = ("missions", "hands", "table", "first_player")
+_PINNED_KEYS: Final = ("missions", "hands", "table", "first_player")
 
 # Actions are immutable, so every RequestCard / DeclareCard is built once and shared: listing
 # legal actions is then a matter of picking, which search code does a great deal of.
-_REQUESTS = {(t, c): RequestCard(t, c) for t in range(5) for c in CARDS}
-_DECLARES = {(s, c): DeclareCard(s, c) for s in range(24) for c in CARDS}
-_PEEKS = {s: Peek(s) for s in range(24)}
-_SKIP = SkipPeek()
-_PASS = PassTurn()
-_BIT = {c: 1 << i for i, c in enumerate(CARDS)}
-_REQUEST_ROWS = [[_REQUESTS[t, c] for c in CARDS] for t in range(5)]
-_DECLARE_ROWS = [[_DECLARES[s, c] for c in CARDS] for s in range(24)]
+# (Final: compiled with mypyc, these are C statics rather than module-dict look-ups.)
+_REQUESTS: Final = {(t, c): RequestCard(t, c) for t in range(5) for c in CARDS}
+_DECLARES: Final = {(s, c): DeclareCard(s, c) for s in range(24) for c in CARDS}
+_PEEKS: Final = {s: Peek(s) for s in range(24)}
+_SKIP: Final = SkipPeek()
+_PASS: Final = PassTurn()
+_BIT: Final = {c: 1 << i for i, c in enumerate(CARDS)}
+_REQUEST_ROWS: Final = [[_REQUESTS[t, c] for c in CARDS] for t in range(5)]
+_DECLARE_ROWS: Final = [[_DECLARES[s, c] for c in CARDS] for s in range(24)]
 
 # Memo tables of legal-action lists (speed: a random playout spends most of its time listing).
-_CANDIDATES: dict[tuple[int | bool, ...], tuple[Action, ...]] = {}
-_PEEK_LISTS: dict[int, tuple[Action, ...]] = {}
-_PICKERS: dict[int, Callable[[Sequence[Action]], tuple[Action, ...]]] = {}
-_MEMO_LIMIT = 4096  # about 5 MB of shared tuples at most
+_CANDIDATES: Final[dict[tuple[int | bool, ...], tuple[Action, ...]]] = {}
+_PEEK_LISTS: Final[dict[int, tuple[Action, ...]]] = {}
+_PICKERS: Final[dict[int, Callable[[Sequence[Action]], tuple[Action, ...]]]] = {}
+_MEMO_LIMIT = 4096  # about 5 MB of shared tuples at most (not Final: a test lowers it)
 
 
 class AdventureRules(GameRules[AdventureState, AdventureOptions]):
@@ -337,11 +338,12 @@ def _occupancy(table: list[str | None]) -> int:
 
 
 def _act_candidates(state: AdventureState, seat: int) -> list[Action]:
-    """Every legal phase-"act" action except PassTurn (memoised `_build_candidates`).
+    """Every legal phase-"act" action except PassTurn (`_build_candidates`, made fast).
 
-    Under the options that do not narrow requests (the defaults), the candidates depend only on
-    the seat, the player count, the cards the seat cannot name (own hand and discard), the table
-    occupancy and `allow_any_declaration`: that is the memo key. Other options build afresh.
+    Under the options that do not narrow requests (the defaults), the requests depend only on
+    the player count, the seat and the cards it cannot name (own hand and discard): that is the
+    key of the `_CANDIDATES` memo. Declarations are picked per occupied slot from the same mask.
+    Other options build afresh.
     """
     opts = state.options
     if (
@@ -356,35 +358,29 @@ def _act_candidates(state: AdventureState, seat: int) -> list[Action]:
         gone |= _BIT[c]
     for c in state.discard:
         gone |= _BIT[c]
-    key = (
-        state.players,
-        seat,
-        gone,
-        _occupancy(state.table),
-        len(state.table),
-        opts.allow_any_declaration,
-    )
-    found = _CANDIDATES.get(key)
-    if found is None:
+    key = (state.players, seat, gone)
+    requests = _CANDIDATES.get(key)
+    if requests is None:
         if len(_CANDIDATES) >= _MEMO_LIMIT:
             _CANDIDATES.clear()  # a crude bound; keys repeat heavily within a game
-        found = _CANDIDATES[key] = _plain_candidates(state, seat, gone)
-    return list(found)
-
-
-def _plain_candidates(state: AdventureState, seat: int, gone: int) -> tuple[Action, ...]:
-    """`_build_candidates` under the plain options, from bit masks (same actions, same order:
-    requests by target then card, declarations by slot then card; a test holds them equal)."""
-    pick = _picker(gone)
-    out: list[Action] = []
-    for target in range(state.players):
-        if target != seat:
-            out += pick(_REQUEST_ROWS[target])
-    if state.options.allow_any_declaration:
-        pick = _picker(0)
+        requests = _CANDIDATES[key] = _plain_requests(state.players, seat, gone)
+    out = list(requests)
+    pick = _picker(0 if opts.allow_any_declaration else gone)
+    rows = _DECLARE_ROWS
     for slot, face in enumerate(state.table):
         if face is not None:
-            out += pick(_DECLARE_ROWS[slot])
+            out.extend(pick(rows[slot]))
+    return out
+
+
+def _plain_requests(players: int, seat: int, gone: int) -> tuple[Action, ...]:
+    """The requests of `_build_candidates` under the plain options, from the bit mask (same
+    actions, same order: by target then card; a test holds them equal)."""
+    pick = _picker(gone)
+    out: list[Action] = []
+    for target in range(players):
+        if target != seat:
+            out.extend(pick(_REQUEST_ROWS[target]))
     return tuple(out)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from pocketgalaxy.core.errors import OptionsError, RecordError
 from pocketgalaxy.core.game import Event
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.adventure.events import event_from_json
@@ -43,6 +44,7 @@ def deal_sizes(players: int, deal: str) -> tuple[int, int]:
     return PRINTED_DEAL[players]
 
 
+@mypyc_attr(serializable=True)  # picklable when compiled (worker processes)
 class AdventureState:
     """One game in progress. Mutate only through `AdventureRules`; copy with `clone()`."""
 
@@ -69,6 +71,11 @@ class AdventureState:
         "rng",
         "mission_index",
     )
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> AdventureState:
+        # A bare instance, so `clone` skips `__init__` on both paths (mypyc's own `__new__`
+        # would run `__init__`, which needs the setup arguments).
+        return object.__new__(cls)
 
     def __init__(
         self,

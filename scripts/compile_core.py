@@ -1,0 +1,161 @@
+"""Build, remove or inspect the mypyc-compiled rules core (docs/speed.md).
+
+    python scripts/compile_core.py build [--force]   # `make compile`
+    python scripts/compile_core.py clean             # `make pure`
+    python scripts/compile_core.py status            # which path a fresh process uses
+
+`build` compiles the modules in COMPILED with mypyc into extension modules beside their `.py`
+files in src/ (gitignored), then writes src/pocketgalaxy/_compiled.json with a SHA-256 of each
+source. It does nothing when that manifest already matches the source (`--force` rebuilds).
+A failed build removes what it wrote and exits with status 1: the pure package keeps working.
+Needs a C compiler and the Python headers (Debian: `apt-get install gcc python3-dev`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.machinery
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+PACKAGE = SRC / "pocketgalaxy"
+MANIFEST = PACKAGE / "_compiled.json"
+BUILD = ROOT / "build" / "mypyc"
+
+# The rules core and Adventure Cards. Left pure: core/errors.py (exception classes, subclassed
+# by the shells and raised only on refusals), core/mypyc_marks.py (has a stub), the packages'
+# __init__ files, games/adventure/options.py (compiled, a class's annotations become plain
+# classes, and the options' Literal types are read at run time), games/adventure/views.py and
+# content.py (frozen dataclasses that cross to worker processes: compiled, they do not unpickle),
+# and Perils (docs/speed.md).
+COMPILED: tuple[str, ...] = (
+    "pocketgalaxy/core/cards.py",
+    "pocketgalaxy/core/game.py",
+    "pocketgalaxy/core/options.py",
+    "pocketgalaxy/core/record.py",
+    "pocketgalaxy/core/rng.py",
+    "pocketgalaxy/games/adventure/actions.py",
+    "pocketgalaxy/games/adventure/events.py",
+    "pocketgalaxy/games/adventure/explain.py",
+    "pocketgalaxy/games/adventure/identities.py",
+    "pocketgalaxy/games/adventure/recap.py",
+    "pocketgalaxy/games/adventure/rules.py",
+    "pocketgalaxy/games/adventure/state.py",
+)
+
+
+def _module(rel: str) -> str:
+    return rel.removesuffix(".py").replace("/", ".")
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _manifest() -> dict[str, object]:
+    return {
+        "format": "pocketgalaxy-compiled",
+        "python": sys.implementation.cache_tag,
+        "modules": [_module(rel) for rel in COMPILED],
+        "sources": {rel: _digest(SRC / rel) for rel in COMPILED},
+    }
+
+
+def _outputs() -> list[Path]:
+    """Every extension module a build may have written under src/ (shims and shared library)."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    found = [p for d in ("core", "games") for p in (PACKAGE / d).rglob("*")]
+    found += list(SRC.glob("*__mypyc*"))
+    return sorted(p for p in found if p.name.endswith(suffixes))
+
+
+def clean() -> None:
+    for path in _outputs():
+        path.unlink()
+    MANIFEST.unlink(missing_ok=True)
+    shutil.rmtree(BUILD, ignore_errors=True)
+
+
+def fresh() -> bool:
+    try:
+        return bool(json.loads(MANIFEST.read_text(encoding="utf-8")) == _manifest()
+                    and _outputs())
+    except (OSError, ValueError):
+        return False
+
+
+def build(force: bool) -> int:
+    if not force and fresh():
+        print("compiled rules core is up to date (scripts/compile_core.py build --force rebuilds)")
+        return 0
+    clean()
+    BUILD.mkdir(parents=True, exist_ok=True)
+    # In a child process: setuptools and mypyc configure global state, and the build must run
+    # in src/ so the extension modules land beside their sources.
+    code = (
+        "import sys\n"
+        "from setuptools import setup\n"
+        "from mypyc.build import mypycify\n"
+        f"paths = {list(COMPILED)!r}\n"
+        f"exts = mypycify(['--cache-dir', {str(BUILD / 'cache')!r}, *paths], opt_level='3',"
+        f" debug_level='0', target_dir={str(BUILD)!r})\n"
+        "setup(name='pocketgalaxy-compiled', ext_modules=exts, script_args=['build_ext',"
+        f" '--inplace', '--build-temp', {str(BUILD / 'temp')!r}, '--build-lib',"
+        f" {str(BUILD / 'lib')!r}, '-j', '2'])\n"
+    )
+    started = time.perf_counter()
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    result = subprocess.run([sys.executable, "-c", code], cwd=SRC, env=env,
+                            capture_output=True, text=True)
+    spent = time.perf_counter() - started
+    if result.returncode != 0:
+        clean()
+        sys.stderr.write(result.stdout[-4000:] + result.stderr[-4000:])
+        sys.stderr.write(f"\nmypyc build FAILED after {spent:.0f} s: the pure-Python rules core "
+                         "stays in use (see docs/speed.md for what the build needs)\n")
+        return 1
+    MANIFEST.write_text(json.dumps(_manifest(), indent=1) + "\n", encoding="utf-8")
+    print(f"compiled {len(COMPILED)} modules with mypyc in {spent:.0f} s")
+    return 0
+
+
+def status() -> int:
+    """Ask a fresh interpreter, as every other process will."""
+    code = (
+        "import json, pocketgalaxy.speedpath as sp\n"
+        "for m in sp.status()['modules']: __import__(m)\n"
+        "print(json.dumps(sp.status()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=dict(os.environ, PYTHONPATH=str(SRC)))
+    info = json.loads(out.stdout)
+    print(f"speed path: {'compiled' if info['compiled'] else 'pure Python'} ({info['reason']})")
+    for name, file in sorted(info["loaded"].items()):
+        print(f"  {name}: {Path(file).name}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("build", "clean", "status"))
+    parser.add_argument("--force", action="store_true", help="rebuild even when up to date")
+    args = parser.parse_args(argv)
+    if args.command == "build":
+        return build(args.force)
+    if args.command == "clean":
+        clean()
+        print("removed the compiled rules core: the pure-Python source is in use")
+        return 0
+    return status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

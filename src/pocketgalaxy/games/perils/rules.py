@@ -65,6 +65,8 @@ _PHASE_SEAT = {"archetype": HERO, "describe": TELLER, "choose": HERO, "plan": HE
 _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _RANK = {code: card(code).rank for code in DECK_54}
 _PRIZES: dict[tuple[Any, ...], str] = {}
+QUIET_DESCRIPTION = "(not narrated)"
+"""What a quiet rules object (`narrate=False`) suggests for every pathway instead of words."""
 
 
 class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
@@ -78,11 +80,18 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
 
-    def __init__(self, *, judge: PlanJudge) -> None:
+    def __init__(self, *, judge: PlanJudge, narrate: bool = True) -> None:
         """`judge`: the plan judge (the rubric with its stemmer). Get the rules from
         pocketgalaxy.registry (`get_game("perils")`, `perils_rules()`) so every game shares
-        one judge and records replay identically."""
+        one judge and records replay identically.
+
+        `narrate=False` gives the quiet rules of a simulation where no one reads the words:
+        the computer Teller's suggestions are `QUIET_DESCRIPTION` placeholders, not sentences.
+        Every decision stays the same: the structured hints a computer Hero reads come from
+        the cues (narration.plan_cues), which never depend on the sentences, and the game's
+        rng never draws for words (tests/games/perils/test_perils_quiet.py)."""
         self.judge = judge
+        self.narrate = narrate
 
     # -- setup ------------------------------------------------------------------------
     def new(
@@ -204,6 +213,8 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
     def suggestions(self, state: PerilsState) -> tuple[str, ...]:
         """The computer Teller's descriptions for the current pathways (memoised: a pure
         function of the narration seed, the round, the cards and the earlier descriptions)."""
+        if not self.narrate:
+            return (QUIET_DESCRIPTION,) * len(state.pathways)
         theme = self.theme(state.options)
         sense = self.sense(state)
         # Every earlier description is in the key: a text is new only against all of them, and

@@ -17,6 +17,7 @@ suggests placeholders instead of sentences, and every decision and result stays 
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import time
 from collections.abc import Callable, Sequence
@@ -234,13 +235,19 @@ class Job(NamedTuple):
 def play_chunk(jobs: Sequence[Job]) -> list[GameResult]:
     """Play scheduled games one after another in this process (a worker's unit of work)."""
     rules_cache: dict[tuple[str, bool], GameRules[Any, Any]] = {}
+    # Jobs of one run mostly share their options: parse each distinct set once (options are
+    # frozen, so sharing the object is safe).
+    options_cache: dict[tuple[str, str], Any] = {}
     out = []
     for job in jobs:
         key = (job.game, job.narrate)
         rules = rules_cache.get(key)
         if rules is None:
             rules = rules_cache[key] = sim_rules(job.game, job.narrate)
-        options = options_from_json(rules.options_type, job.options)
+        okey = (job.game, json.dumps(job.options, sort_keys=True))
+        options = options_cache.get(okey)
+        if options is None:
+            options = options_cache[okey] = options_from_json(rules.options_type, job.options)
         out.append(play_one(rules, job.specs, job.seed, options, job.players, index=job.number,
                             trace=job.trace))
     return out

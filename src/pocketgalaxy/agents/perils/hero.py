@@ -98,16 +98,22 @@ class RuleBasedHero(Agent):
     def _choose(self, view: PerilsView, legal: list[Action]) -> Action:
         theme = self._theme()
         best, best_score = legal[0], -1e9
+        # Per decision: a peril's value depends only on (suit, difficulty) and the view, and
+        # the cards that cannot lie behind a pathway are the same for every pathway.
+        memo: dict[tuple[str, int], float] = {}
+        mine = self.seen.union(*(s.base for s in view.skills), *(s.tucked for s in view.skills))
         for a in legal:
             assert isinstance(a, ChoosePathway)
             p = view.pathways[a.position]
             hint = p.hint if p.hint is not None else read_hint(p.description or "", theme)
-            score = self._score(view, hint)
+            score = self._score(view, hint, memo, mine)
             if score > best_score + 1e-9:
                 best, best_score = a, score
         return best
 
-    def _score(self, view: PerilsView, hint: dict[str, str]) -> float:
+    def _score(self, view: PerilsView, hint: dict[str, str],
+               memo: dict[tuple[str, int], float] | None = None,
+               mine: set[str] | None = None) -> float:
         hurt = view.health < view.max_health
         kind = hint.get("kind")
         if view.stage == "showdown":
@@ -119,11 +125,21 @@ class RuleBasedHero(Agent):
             return 2.5
         suits = [hint["suit"]] if "suit" in hint else list(SKILLS)
         bands = [hint["band"]] if "band" in hint else list(BANDS)
-        values = [self._peril_value(view, s, d) for s in suits for b in bands
-                  for d in _BAND_VALUES[b] if self._possible(view, f"{d}{s}")]
+        memo = {} if memo is None else memo
+        if mine is None:
+            mine = self.seen.union(*(s.base for s in view.skills),
+                                   *(s.tucked for s in view.skills))
+
+        def value_of(s: str, d: int) -> float:
+            v = memo.get((s, d))
+            if v is None:
+                v = memo[(s, d)] = self._peril_value(view, s, d)
+            return v
+
+        values = [value_of(s, d) for s in suits for b in bands
+                  for d in _BAND_VALUES[b] if f"{d}{s}" not in mine]
         if not values:  # every candidate was seen: the hint cannot be read; assume the band
-            values = [self._peril_value(view, s, d) for s in suits for b in bands
-                      for d in _BAND_VALUES[b]]
+            values = [value_of(s, d) for s in suits for b in bands for d in _BAND_VALUES[b]]
         value = sum(values) / len(values)
         if kind is None:  # unknown: mix in the chance of a gift or an item
             value = 0.55 * value + 0.2 * (3.0 if hurt else 0.1) + 0.25 * 2.5

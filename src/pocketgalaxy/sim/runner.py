@@ -168,9 +168,14 @@ def play_one(
     seat: int | None = rules.to_act(state)
     while seat is not None:
         legal = rules.legal_actions(state, seat)
-        view = rules.view(state, seat)
+        agent = agents[seat]
         t0 = time.perf_counter()
-        action = agents[seat].act(view, legal)
+        if len(legal) == 1 and agent.forced_is_first:
+            action = legal[0]  # the agent would take it without a look (Agent.forced_is_first)
+        else:
+            view = rules.view(state, seat)
+            t0 = time.perf_counter()
+            action = agent.act(view, legal)
         spent[seat] += time.perf_counter() - t0
         counts[seat] += 1
         events: list[Event] = rules.apply_unchecked(state, seat, action)

@@ -43,6 +43,8 @@ class RuleBasedHero(Agent):
     """
 
     name = "rulebased"
+    forced_is_first = True  # one listed action: archetype, choose, roll and losses take it;
+    # a plan is never forced (at least two channels are always listed)
 
     def __init__(self, seed: int = 0, keep_items: int = 5, **settings: Any) -> None:
         super().__init__(seed, **settings)

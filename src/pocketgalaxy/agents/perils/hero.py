@@ -9,6 +9,7 @@ Its plans come from the plan writer (plans.py).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from pocketgalaxy.agents.base import Agent
@@ -32,6 +33,36 @@ from pocketgalaxy.games.perils.content import BANDS, Theme, load_theme
 from pocketgalaxy.games.perils.views import PerilsView
 
 _BAND_VALUES = {"low": (2, 3, 4), "mid": (5, 6, 7), "high": (8, 9, 10)}
+
+
+@lru_cache(maxsize=8192)
+def _peril_value(level: int, current_level: int, d: int, items: int, health: int,
+                 keep_items: int, autopass: str, skill_adds: bool, threshold: int | None,
+                 comparison: str) -> float:
+    """What facing a peril of difficulty `d` is worth: a pure function of these few numbers
+    (memoised: the same few hundred keys recur all through a simulation). `current_level` is
+    the level `_main_items` reads its odds with (the current peril's suit, else diamonds)."""
+    if level > d or (autopass == ">=" and level >= d):
+        return 0.6
+
+    def chance(lvl: int, k: int) -> float:
+        bonus = 1 + k
+        if skill_adds:
+            bonus += lvl
+        adv = threshold is not None and 1 + k >= threshold
+        return success_chance(d - bonus + (1 if comparison == ">" else 0), adv)
+
+    k = 0  # the items `_main_items` would commit
+    if d - 1 > 2 and items:
+        spare = max(0, items - keep_items)
+        cap = min(items, 3) if health == 1 else min(spare, 2)
+        for n in range(1, cap + 1):
+            if chance(current_level, n) >= 0.75:
+                k = n
+                break
+    p = chance(level, k)
+    cost = 1.0 if health > 1 else 4.0
+    return p * 1.5 - (1 - p) * cost
 
 
 class RuleBasedHero(Agent):
@@ -159,13 +190,11 @@ class RuleBasedHero(Agent):
 
     def _peril_value(self, view: PerilsView, suit: str, d: int) -> float:
         opts = agent_options(self)
-        level = self._level(view, suit)
-        if level > d or (opts.autopass_comparison == ">=" and level >= d):
-            return 0.6
-        k = len(self._main_items(view, d, list(view.items[i].code for i in range(len(view.items)))))
-        p = self._chance(view, suit, d, k)
-        cost = 1.0 if view.health > 1 else 4.0
-        return p * 1.5 - (1 - p) * cost
+        current = view.current[-1] if view.current else "D"
+        return _peril_value(
+            self._level(view, suit), self._level(view, current), d, len(view.items),
+            view.health, self.keep_items, opts.autopass_comparison, opts.skill_adds_to_roll,
+            opts.advantage_threshold, opts.success_comparison)
 
     def _chance(self, view: PerilsView, suit: str, d: int, items: int) -> float:
         opts = agent_options(self)

@@ -17,6 +17,7 @@ untouched. No sentence repeats within a game (`state.history`). Descriptions nev
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -199,19 +200,28 @@ class _Used:
             self.add_text(text)
 
     def add_text(self, text: str) -> None:
-        self.sentences.update(split_sentences(text))
+        self.sentences.update(_sentences_of(text))
 
     def fresh(self, sentence: str) -> bool:
         return sentence not in self.sentences
 
 
+_SENTENCE_END = re.compile(r"[.!?](?= |\Z)")
+
+
+@lru_cache(maxsize=16384)
+def _sentences_of(text: str) -> tuple[str, ...]:
+    # Every round re-reads the game's earlier descriptions: each text is split once.
+    return tuple(split_sentences(text))
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of a description (ending in . ! or ? followed by a space or the end)."""
     out, start = [], 0
-    for i, ch in enumerate(text):
-        if ch in ".!?" and (i + 1 == len(text) or text[i + 1] == " "):
-            out.append(text[start:i + 1].strip())
-            start = i + 1
+    for m in _SENTENCE_END.finditer(text):
+        i = m.start()
+        out.append(text[start:i + 1].strip())
+        start = i + 1
     tail = text[start:].strip()
     if tail:
         out.append(tail)

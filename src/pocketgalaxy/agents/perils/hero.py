@@ -163,10 +163,16 @@ class RuleBasedHero(Agent):
             mine = self.seen.union(*(s.base for s in view.skills),
                                    *(s.tucked for s in view.skills))
 
-        def value_of(s: str, d: int) -> float:
+        opts = agent_options(self)
+        levels = {skill.suit: skill.level for skill in view.skills}
+        current = levels.get(view.current[-1] if view.current else "D", 0)
+        fixed = (len(view.items), view.health, self.keep_items, opts.autopass_comparison,
+                 opts.skill_adds_to_roll, opts.advantage_threshold, opts.success_comparison)
+
+        def value_of(s: str, d: int) -> float:  # as self._peril_value(view, s, d)
             v = memo.get((s, d))
             if v is None:
-                v = memo[(s, d)] = self._peril_value(view, s, d)
+                v = memo[(s, d)] = _peril_value(levels.get(s, 0), current, d, *fixed)
             return v
 
         values = [value_of(s, d) for s in suits for b in bands

@@ -99,6 +99,7 @@ def _lockstep(specs: tuple[str, str], seed: int, raw: dict[str, Any]) -> int:
                   quiet.apply_unchecked(states[1], seat, actions[1])]
         assert ([_words_out(e.to_json()) for e in events[0]]
                 == [_words_out(e.to_json()) for e in events[1]])
+        assert all(e.to_json().get("story", "") == "" for e in events[1])
         for rules_events, team in zip(events, agents, strict=True):
             for s, agent in team.items():
                 agent.observe(visible_events(rules_events, s))

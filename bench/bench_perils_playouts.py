@@ -85,6 +85,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="a Python with open-spiel installed")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
+    if not Path(args.anchor_python).is_file():
+        sys.exit(f"no anchor Python at {args.anchor_python}: make it with `python3 -m venv "
+                 "/tmp/anchorvenv-sim && /tmp/anchorvenv-sim/bin/pip install open-spiel`, or "
+                 "give --anchor-python")
     rows: dict[str, list[dict[str, Any]]] = {"anchor": [], "full": [], "quiet": []}
     for _ in range(max(1, args.repeat)):
         rows["anchor"].append(anchor_playouts(args.anchor_python, args.seconds))
@@ -116,4 +120,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -18,6 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 ARGS: dict[str, list[str]] = {
+    "bench_million.py": ["--games", "2000", "--repeat", "1"],
     "bench_perils_planner.py": ["speed"],
     "bench_teller_reader.py": ["--train", "100", "--test", "40", "--games", "150"],
     "load_ws.py": ["--games", "20"],

@@ -33,12 +33,18 @@ def plan_judge() -> PlanJudge:
     return PlanJudge(stem, name="snowball-english")
 
 
-@lru_cache(maxsize=1)
-def perils_rules() -> PerilsRules:
-    """The Perils & Pathways rules with the shared plan judge."""
+def perils_rules(narrate: bool = True) -> PerilsRules:
+    """The Perils & Pathways rules with the shared plan judge. `narrate=False`: the quiet
+    rules a simulation uses (no description sentences; the same decisions and results)."""
+    return _perils_rules(bool(narrate))
+
+
+@lru_cache(maxsize=2)
+def _perils_rules(narrate: bool) -> PerilsRules:
+    # One object per flag however it is asked for (lru_cache keys differ by call shape).
     from pocketgalaxy.games.perils.rules import PerilsRules
 
-    return PerilsRules(judge=plan_judge())
+    return PerilsRules(judge=plan_judge(), narrate=narrate)
 
 
 def games() -> dict[str, GameRules[Any, Any]]:

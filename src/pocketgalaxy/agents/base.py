@@ -17,6 +17,9 @@ class Agent(ABC):
     """
 
     name: ClassVar[str] = "agent"
+    forced_is_first: ClassVar[bool] = False
+    """True when, offered exactly one legal action, `act` returns it without reading the view
+    or changing the agent: a simulation may then skip building the view (sim/runner.py)."""
 
     def __init__(self, seed: int = 0, **settings: Any) -> None:
         self.rng = Rng(seed)

@@ -8,10 +8,16 @@ their seat may see, exactly as under a Session (a test holds the two together).
 `run_many` plays games 0..n-1. Game i gets the seed `derive_seed(master, i)` and its agents get
 `derive_seed(game_seed, 1 + seat)`, so any game can be rerun alone, and `workers=N` gives the
 same results as one worker (results are sorted by index).
+
+Speed (docs/simulation.md): no one reads a simulated game's words, so by default the runner
+plays with the quiet rules (`registry.perils_rules(narrate=False)`): the computer Teller
+suggests placeholders instead of sentences, and every decision and result stays the same
+(tests/sim/test_sim_quiet.py holds the two paths together). `narrate=True` plays the full path.
 """
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +29,7 @@ from pocketgalaxy.agents.registry import make_agent
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Event, GameRules, visible_events
 from pocketgalaxy.core.options import options_from_json, options_to_json
-from pocketgalaxy.registry import get_game
+from pocketgalaxy.registry import get_game, perils_rules
 from pocketgalaxy.sim.trace import tracer_for
 
 _MASK64 = (1 << 64) - 1
@@ -96,6 +102,13 @@ def seat_specs(specs: Sequence[str], index: int, rotate: bool) -> tuple[str, ...
     return tuple(specs[(seat + shift) % n] for seat in range(n))
 
 
+def sim_rules(game: str, narrate: bool = False) -> GameRules[Any, Any]:
+    """The rules a simulation plays: without `narrate`, Perils' quiet rules (no sentences)."""
+    if game == "perils" and not narrate:
+        return perils_rules(narrate=False)
+    return get_game(game)
+
+
 def _make_agents(game: str, specs: Sequence[str], players: int, game_seed: int) -> dict[int, Agent]:
     return {
         seat: make_agent(game, spec, seat, players, seed=derive_seed(game_seed, 1 + seat))
@@ -120,13 +133,15 @@ def play_one(
     *,
     index: int = 0,
     trace: bool = False,
+    narrate: bool = False,
 ) -> GameResult:
     """Play one computer-only game to the end; `specs[seat]` names each seat's agent.
 
     `seed` is the game's seed (deal, dice); agents are seeded from it per seat. With `trace`,
-    the game's course (sim/trace.py) is added to its `extras`.
+    the game's course (sim/trace.py) is added to its `extras`. A game named by a string plays
+    with `sim_rules(game, narrate)`; a rules object is played as given.
     """
-    rules = get_game(game) if isinstance(game, str) else game
+    rules = sim_rules(game, narrate) if isinstance(game, str) else game
     if options is None or isinstance(options, dict):
         options = options_from_json(rules.options_type, options)
     players = players or len(specs)
@@ -153,9 +168,14 @@ def play_one(
     seat: int | None = rules.to_act(state)
     while seat is not None:
         legal = rules.legal_actions(state, seat)
-        view = rules.view(state, seat)
+        agent = agents[seat]
         t0 = time.perf_counter()
-        action = agents[seat].act(view, legal)
+        if len(legal) == 1 and agent.forced_is_first:
+            action = legal[0]  # the agent would take it without a look (Agent.forced_is_first)
+        else:
+            view = rules.view(state, seat)
+            t0 = time.perf_counter()
+            action = agent.act(view, legal)
         spent[seat] += time.perf_counter() - t0
         counts[seat] += 1
         events: list[Event] = rules.apply_unchecked(state, seat, action)
@@ -213,15 +233,26 @@ class Job(NamedTuple):
     players: int
     number: int
     trace: bool = False
+    narrate: bool = False
+    """Play the full path with every sentence (default: the quiet rules, same results)."""
 
 
 def play_chunk(jobs: Sequence[Job]) -> list[GameResult]:
     """Play scheduled games one after another in this process (a worker's unit of work)."""
-    rules_cache: dict[str, GameRules[Any, Any]] = {}
+    rules_cache: dict[tuple[str, bool], GameRules[Any, Any]] = {}
+    # Jobs of one run mostly share their options: parse each distinct set once (options are
+    # frozen, so sharing the object is safe).
+    options_cache: dict[tuple[str, str], Any] = {}
     out = []
     for job in jobs:
-        rules = rules_cache.setdefault(job.game, get_game(job.game))
-        options = options_from_json(rules.options_type, job.options)
+        key = (job.game, job.narrate)
+        rules = rules_cache.get(key)
+        if rules is None:
+            rules = rules_cache[key] = sim_rules(job.game, job.narrate)
+        okey = (job.game, json.dumps(job.options, sort_keys=True))
+        options = options_cache.get(okey)
+        if options is None:
+            options = options_cache[okey] = options_from_json(rules.options_type, job.options)
         out.append(play_one(rules, job.specs, job.seed, options, job.players, index=job.number,
                             trace=job.trace))
     return out
@@ -280,6 +311,7 @@ def run_many(
     progress: ProgressFn | None = None,
     chunk: int = 0,
     vary: Callable[[int], dict[str, Any]] | None = None,
+    narrate: bool = False,
 ) -> list[GameResult]:
     """Play games 0..n-1 and return their results sorted by index.
 
@@ -287,7 +319,8 @@ def run_many(
     turn); it is called here, in this process, so it needs no pickling.
 
     `progress(done, total)` is called in this process as games finish. With `workers > 1` the
-    games are shared among processes in chunks; the results do not depend on `workers`.
+    games are shared among processes in chunks; the results do not depend on `workers`, nor on
+    `narrate` (the full path with every sentence, slower).
     """
     if n < 0:
         raise PocketGalaxyError(f"number of games must be >= 0, got {n}", code="sim/bad_count")
@@ -315,7 +348,8 @@ def run_many(
         return varied
 
     jobs = [
-        Job(game, seat_specs(specs, i, rotate), derive_seed(seed, i), options_for(i), players, i)
+        Job(game, seat_specs(specs, i, rotate), derive_seed(seed, i), options_for(i), players, i,
+            narrate=narrate)
         for i in range(n)
     ]
     return run_jobs(jobs, workers=workers, progress=progress, chunk=chunk)

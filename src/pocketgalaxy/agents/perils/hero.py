@@ -9,6 +9,7 @@ Its plans come from the plan writer (plans.py).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from pocketgalaxy.agents.base import Agent
@@ -34,6 +35,36 @@ from pocketgalaxy.games.perils.views import PerilsView
 _BAND_VALUES = {"low": (2, 3, 4), "mid": (5, 6, 7), "high": (8, 9, 10)}
 
 
+@lru_cache(maxsize=8192)
+def _peril_value(level: int, current_level: int, d: int, items: int, health: int,
+                 keep_items: int, autopass: str, skill_adds: bool, threshold: int | None,
+                 comparison: str) -> float:
+    """What facing a peril of difficulty `d` is worth: a pure function of these few numbers
+    (memoised: the same few hundred keys recur all through a simulation). `current_level` is
+    the level `_main_items` reads its odds with (the current peril's suit, else diamonds)."""
+    if level > d or (autopass == ">=" and level >= d):
+        return 0.6
+
+    def chance(lvl: int, k: int) -> float:
+        bonus = 1 + k
+        if skill_adds:
+            bonus += lvl
+        adv = threshold is not None and 1 + k >= threshold
+        return success_chance(d - bonus + (1 if comparison == ">" else 0), adv)
+
+    k = 0  # the items `_main_items` would commit
+    if d - 1 > 2 and items:
+        spare = max(0, items - keep_items)
+        cap = min(items, 3) if health == 1 else min(spare, 2)
+        for n in range(1, cap + 1):
+            if chance(current_level, n) >= 0.75:
+                k = n
+                break
+    p = chance(level, k)
+    cost = 1.0 if health > 1 else 4.0
+    return p * 1.5 - (1 - p) * cost
+
+
 class RuleBasedHero(Agent):
     """A sensible Hero: heal when hurt, collect items, prefer the best margin, save items for
     the Big Bads, always channel, and write a plan (plans.py) that uses what it declares. It
@@ -43,6 +74,8 @@ class RuleBasedHero(Agent):
     """
 
     name = "rulebased"
+    forced_is_first = True  # one listed action: archetype, choose, roll and losses take it;
+    # a plan is never forced (at least two channels are always listed)
 
     def __init__(self, seed: int = 0, keep_items: int = 5, **settings: Any) -> None:
         super().__init__(seed, **settings)
@@ -98,16 +131,22 @@ class RuleBasedHero(Agent):
     def _choose(self, view: PerilsView, legal: list[Action]) -> Action:
         theme = self._theme()
         best, best_score = legal[0], -1e9
+        # Per decision: a peril's value depends only on (suit, difficulty) and the view, and
+        # the cards that cannot lie behind a pathway are the same for every pathway.
+        memo: dict[tuple[str, int], float] = {}
+        mine = self.seen.union(*(s.base for s in view.skills), *(s.tucked for s in view.skills))
         for a in legal:
             assert isinstance(a, ChoosePathway)
             p = view.pathways[a.position]
             hint = p.hint if p.hint is not None else read_hint(p.description or "", theme)
-            score = self._score(view, hint)
+            score = self._score(view, hint, memo, mine)
             if score > best_score + 1e-9:
                 best, best_score = a, score
         return best
 
-    def _score(self, view: PerilsView, hint: dict[str, str]) -> float:
+    def _score(self, view: PerilsView, hint: dict[str, str],
+               memo: dict[tuple[str, int], float] | None = None,
+               mine: set[str] | None = None) -> float:
         hurt = view.health < view.max_health
         kind = hint.get("kind")
         if view.stage == "showdown":
@@ -119,11 +158,27 @@ class RuleBasedHero(Agent):
             return 2.5
         suits = [hint["suit"]] if "suit" in hint else list(SKILLS)
         bands = [hint["band"]] if "band" in hint else list(BANDS)
-        values = [self._peril_value(view, s, d) for s in suits for b in bands
-                  for d in _BAND_VALUES[b] if self._possible(view, f"{d}{s}")]
+        memo = {} if memo is None else memo
+        if mine is None:
+            mine = self.seen.union(*(s.base for s in view.skills),
+                                   *(s.tucked for s in view.skills))
+
+        opts = agent_options(self)
+        levels = {skill.suit: skill.level for skill in view.skills}
+        current = levels.get(view.current[-1] if view.current else "D", 0)
+        fixed = (len(view.items), view.health, self.keep_items, opts.autopass_comparison,
+                 opts.skill_adds_to_roll, opts.advantage_threshold, opts.success_comparison)
+
+        def value_of(s: str, d: int) -> float:  # as self._peril_value(view, s, d)
+            v = memo.get((s, d))
+            if v is None:
+                v = memo[(s, d)] = _peril_value(levels.get(s, 0), current, d, *fixed)
+            return v
+
+        values = [value_of(s, d) for s in suits for b in bands
+                  for d in _BAND_VALUES[b] if f"{d}{s}" not in mine]
         if not values:  # every candidate was seen: the hint cannot be read; assume the band
-            values = [self._peril_value(view, s, d) for s in suits for b in bands
-                      for d in _BAND_VALUES[b]]
+            values = [value_of(s, d) for s in suits for b in bands for d in _BAND_VALUES[b]]
         value = sum(values) / len(values)
         if kind is None:  # unknown: mix in the chance of a gift or an item
             value = 0.55 * value + 0.2 * (3.0 if hurt else 0.1) + 0.25 * 2.5
@@ -141,13 +196,11 @@ class RuleBasedHero(Agent):
 
     def _peril_value(self, view: PerilsView, suit: str, d: int) -> float:
         opts = agent_options(self)
-        level = self._level(view, suit)
-        if level > d or (opts.autopass_comparison == ">=" and level >= d):
-            return 0.6
-        k = len(self._main_items(view, d, list(view.items[i].code for i in range(len(view.items)))))
-        p = self._chance(view, suit, d, k)
-        cost = 1.0 if view.health > 1 else 4.0
-        return p * 1.5 - (1 - p) * cost
+        current = view.current[-1] if view.current else "D"
+        return _peril_value(
+            self._level(view, suit), self._level(view, current), d, len(view.items),
+            view.health, self.keep_items, opts.autopass_comparison, opts.skill_adds_to_roll,
+            opts.advantage_threshold, opts.success_comparison)
 
     def _chance(self, view: PerilsView, suit: str, d: int, items: int) -> float:
         opts = agent_options(self)

@@ -24,6 +24,7 @@ class ComputerTeller(Agent):
     most recent levels when it must choose."""
 
     name = "teller"
+    forced_is_first = True  # the one listed description is the suggestion it would give
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         assert isinstance(view, PerilsView)

@@ -17,8 +17,10 @@ untouched. No sentence repeats within a game (`state.history`). Descriptions nev
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pocketgalaxy.core.cards import card
 from pocketgalaxy.core.rng import Rng
@@ -65,8 +67,14 @@ def mode_chances(kind: str, options: PerilsOptions) -> dict[str, float]:
     """How often a card of this kind gets each cue mode under these options. Gifts and items
     also get intensity frames ("facet_band", the intensity drawn at random: a glow may be faint
     or bright), so the form of a sentence never tells a peril from a gift."""
-    c = _CLARITY[options.clarity]
-    fidelity = options.hint_fidelity
+    return dict(_mode_chances(kind, options.clarity, options.hint_fidelity, options.disguise))
+
+
+@lru_cache(maxsize=256)
+def _mode_chances(kind: str, clarity: str, fidelity: str, disguise_option: str
+                  ) -> dict[str, float]:
+    # Memoised (a pure function of four words); callers get a copy.
+    c = _CLARITY[clarity]
     if fidelity == "none":
         return {"ambient": 1.0}
     if kind in ("peril", "big_bad"):
@@ -77,7 +85,7 @@ def mode_chances(kind: str, options: PerilsOptions) -> dict[str, float]:
         rest = 1.0 - c["presence"] - c["nothing"]
         return _clean({"facet_band": rest * (1 - c["veil"]), "facet_veiled": rest * c["veil"],
                        "presence_veiled": c["presence"], "ambient": c["nothing"]})
-    disguise = _DISGUISE[options.disguise]
+    disguise = _DISGUISE[disguise_option]
     presence = min(1.0, c["vague"] + (disguise if kind == "gift" else 0.0))
     promise = min(1.0 - presence, c["promise"] + (disguise if kind == "item" else 0.0))
     nothing = min(1.0 - presence - promise, c["nothing"])
@@ -192,19 +200,28 @@ class _Used:
             self.add_text(text)
 
     def add_text(self, text: str) -> None:
-        self.sentences.update(split_sentences(text))
+        self.sentences.update(_sentences_of(text))
 
     def fresh(self, sentence: str) -> bool:
         return sentence not in self.sentences
 
 
+_SENTENCE_END = re.compile(r"[.!?](?= |\Z)")
+
+
+@lru_cache(maxsize=16384)
+def _sentences_of(text: str) -> tuple[str, ...]:
+    # Every round re-reads the game's earlier descriptions: each text is split once.
+    return tuple(split_sentences(text))
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of a description (ending in . ! or ? followed by a space or the end)."""
     out, start = [], 0
-    for i, ch in enumerate(text):
-        if ch in ".!?" and (i + 1 == len(text) or text[i + 1] == " "):
-            out.append(text[start:i + 1].strip())
-            start = i + 1
+    for m in _SENTENCE_END.finditer(text):
+        i = m.start()
+        out.append(text[start:i + 1].strip())
+        start = i + 1
     tail = text[start:].strip()
     if tail:
         out.append(tail)

@@ -194,15 +194,17 @@ class PlanJudging:
     def _plan_reasons(self, state: PerilsState) -> dict[str, Any] | None:
         """The reasons shown beside the plan: the rubric's (its advice while a Teller judges;
         after a Teller's verdict, the overruled sources marked as the Teller's)."""
-        advice = self.advice(state)
-        if advice is None:
+        if not state.plan_made or state.current is None:
             return None
+        if state.judged and state.options.teller_policy == "approve_all":
+            # Approved whatever the rubric says: the rubric's verdict would be thrown away.
+            advice = approve_all(state.plan_channel, tuple(state.plan_items),
+                                 state.options.advantage_threshold, self.theme(state.options))
+            return self._explain(state, advice)
+        advice = self._judge(state)
         if state.judged and state.options.teller_policy == "human":
             advice = overruled(advice, state.approve_channel, tuple(state.approve_items),
                                state.advantage)
-        elif state.judged and state.options.teller_policy == "approve_all":
-            advice = approve_all(state.plan_channel, tuple(state.plan_items),
-                                 state.options.advantage_threshold, self.theme(state.options))
         return self._explain(state, advice)
 
     def _explain(self, state: PerilsState, verdict: Judgement) -> dict[str, Any]:

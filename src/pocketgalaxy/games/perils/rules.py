@@ -65,6 +65,8 @@ _PHASE_SEAT = {"archetype": HERO, "describe": TELLER, "choose": HERO, "plan": HE
 _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _RANK = {code: card(code).rank for code in DECK_54}
 _PRIZES: dict[tuple[Any, ...], str] = {}
+QUIET_DESCRIPTION = "(not narrated)"
+"""What a quiet rules object (`narrate=False`) suggests for every pathway instead of words."""
 
 
 class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
@@ -78,11 +80,19 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
 
-    def __init__(self, *, judge: PlanJudge) -> None:
+    def __init__(self, *, judge: PlanJudge, narrate: bool = True) -> None:
         """`judge`: the plan judge (the rubric with its stemmer). Get the rules from
         pocketgalaxy.registry (`get_game("perils")`, `perils_rules()`) so every game shares
-        one judge and records replay identically."""
+        one judge and records replay identically.
+
+        `narrate=False` gives the quiet rules of a simulation where no one reads the words:
+        the computer Teller's suggestions are `QUIET_DESCRIPTION` placeholders, not sentences,
+        and the events' `story` texts are empty.
+        Every decision stays the same: the structured hints a computer Hero reads come from
+        the cues (narration.plan_cues), which never depend on the sentences, and the game's
+        rng never draws for words (tests/games/perils/test_perils_quiet.py)."""
         self.judge = judge
+        self.narrate = narrate
 
     # -- setup ------------------------------------------------------------------------
     def new(
@@ -204,6 +214,8 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
     def suggestions(self, state: PerilsState) -> tuple[str, ...]:
         """The computer Teller's descriptions for the current pathways (memoised: a pure
         function of the narration seed, the round, the cards and the earlier descriptions)."""
+        if not self.narrate:
+            return (QUIET_DESCRIPTION,) * len(state.pathways)
         theme = self.theme(state.options)
         sense = self.sense(state)
         # Every earlier description is in the key: a text is new only against all of them, and
@@ -326,7 +338,7 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
         d = self.difficulty(code) if kind in ("peril", "big_bad") else 0
         thing = thing_for(state, code)
         text = story.reveal_story(self.theme(state.options), thing, code, kind, d,
-                                  state.narration_seed)
+                                  state.narration_seed) if self.narrate else ""
         events.append(ev.CardRevealed(card=code, kind=kind, difficulty=d, thing=thing.id,
                                       story=text))
         self._resolve(state, events)
@@ -343,12 +355,12 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
             if state.health < state.options.max_health:
                 state.health += 1
                 text = story.gift_story(thing, code, state.narration_seed, healed=True,
-                                        health=state.health)
+                                        health=state.health) if self.narrate else ""
                 events.append(ev.HealthGained(amount=1, health=state.health, card=code,
                                               story=text))
             else:
                 text = story.gift_story(thing, code, state.narration_seed, healed=False,
-                                        health=state.health)
+                                        health=state.health) if self.narrate else ""
                 events.append(ev.HealWasted(card=code, health=state.health, story=text))
             self._next(state, events)
             return
@@ -356,7 +368,7 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
             state.current = None
             state.inventory.append(code)
             text = story.item_story(self.theme(state.options), thing_for(state, code), code,
-                                    state.narration_seed)
+                                    state.narration_seed) if self.narrate else ""
             events.append(ev.ItemGained(card=code, story=text))
             self._next(state, events)
             return
@@ -368,7 +380,7 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
             state.spent.append(code)
             text = story.passed_story(self.theme(state.options), thing_for(state, code), code,
                                       state.narration_seed, skill=_suit(code), level=level,
-                                      difficulty=d)
+                                      difficulty=d) if self.narrate else ""
             events.append(ev.PerilPassed(card=code, level=level, difficulty=d, story=text))
             if kind == "big_bad":
                 state.defeated.append(code)
@@ -410,7 +422,8 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
         spent = tuple(state.approve_items)
         numbers = story.roll_words(tuple(values), bonus, total, d,
                                    opts.success_comparison == ">",
-                                   self.levels(state)[suit] if opts.skill_adds_to_roll else 0)
+                                   self.levels(state)[suit] if opts.skill_adds_to_roll else 0
+                                   ) if self.narrate else ""
         theme = self.theme(opts)
         thing = thing_for(state, code)
         if state.approve_items:
@@ -428,7 +441,8 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
             state.tuck_order.append(code)
             level = self.levels(state)[suit]
             text = story.success_story(theme, thing, code, state.narration_seed, skill=suit,
-                                       level=level, spent=spent, numbers=numbers)
+                                       level=level, spent=spent, numbers=numbers
+                                       ) if self.narrate else ""
             events.append(ev.PerilSucceeded(card=code, suit=suit, level=level, story=text))
             if big_bad:
                 state.defeated.append(code)
@@ -438,7 +452,8 @@ class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
             state.damage.append(code)
             state.health -= 1
             text = story.failure_story(theme, thing, code, state.narration_seed,
-                                       health=state.health, spent=spent, numbers=numbers)
+                                       health=state.health, spent=spent, numbers=numbers
+                                       ) if self.narrate else ""
             events.append(ev.PerilFailed(card=code, story=text))
             events.append(ev.HealthLost(amount=1, health=state.health))
             if big_bad:

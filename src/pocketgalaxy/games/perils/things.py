@@ -180,20 +180,40 @@ def mix(*parts: int) -> int:
     return value
 
 
+_ORDER = tuple(c for c in DECK_54 if c != "AH")
+_FITTING: dict[tuple[tuple[Thing, ...], bool], dict[str, tuple[Thing, ...]]] = {}
+
+
+def _fitting(pool: tuple[Thing, ...], plain: bool) -> dict[str, tuple[Thing, ...]]:
+    """Card code -> the things (in id order) that may stand for it: a pure function of the
+    theme, so it is worked out once per theme, not once per game (memoised, bounded)."""
+    key = (pool, plain)
+    table = _FITTING.get(key)
+    if table is None:
+        table = {}
+        for code in _ORDER:
+            options = [t for t in pool if t.fits(code)]
+            if plain:  # plain: a thing of one suit tells the suit outright, when there is one
+                options = [t for t in options if len(t.suits) == 1] or options
+            table[code] = tuple(options)
+        if len(_FITTING) > 32:
+            _FITTING.clear()
+        _FITTING[key] = table
+    return table
+
+
 def assign(things: dict[str, Thing], narration_seed: int, plain: bool) -> dict[str, Thing]:
     """Card code -> thing for one game (the Prize excluded). `plain`: prefer things of one suit.
 
     A seeded matching (augmenting paths, Kuhn's algorithm) gives every card a thing of its own
     whenever the theme has enough; a card left over shares a fitting thing."""
     rng = Rng(mix(narration_seed, 0x7417C5))
-    order = [c for c in DECK_54 if c != "AH"]
+    order = list(_ORDER)
     rng.shuffle(order)
-    pool = sorted(things.values(), key=lambda t: t.id)
+    fitting = _fitting(tuple(sorted(things.values(), key=lambda t: t.id)), plain)
     fits: dict[str, list[Thing]] = {}
     for code in order:
-        options = [t for t in pool if t.fits(code)]
-        if plain:  # plain: a thing of one suit tells the suit outright, when there is one
-            options = [t for t in options if len(t.suits) == 1] or options
+        options = list(fitting[code])
         rng.shuffle(options)
         fits[code] = options
     owner: dict[str, str] = {}  # thing id -> card

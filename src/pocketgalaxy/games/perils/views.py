@@ -254,10 +254,7 @@ def build_view(
         current_kind=kind,
         difficulty=difficulty,
         plan=plan,
-        big_bads_remaining=len(state.big_bads) + sum(
-            1 for c in [*state.pathways, *([state.current] if state.current else [])]
-            if card(c).is_ace
-        ),
+        big_bads_remaining=len(state.big_bads) + _aces(state.pathways, state.current),
         big_bads_defeated=tuple(state.defeated),
         big_bads_failed=tuple(state.failed),
         table={"unchosen": len(state.unchosen), "spent": len(state.spent),
@@ -281,6 +278,12 @@ def build_view(
             stage=state.stage, hero=seat == 0),
         wounds=_wounds(state.damage, state.health, max_health),
     )
+
+
+def _aces(pathways: list[str], current: str | None) -> int:
+    """Big Bads face down in front of the Hero or being faced."""
+    n = sum(1 for c in pathways if card(c).is_ace)
+    return n + 1 if current is not None and card(current).is_ace else n
 
 
 def _wounds(damage: list[str], health: int, max_health: int) -> tuple[str, ...]:

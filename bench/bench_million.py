@@ -1,0 +1,127 @@
+"""The product simulate path at scale: games/s and the projected time of a million games.
+
+    python bench/bench_million.py [--games N] [--workers W] [--repeat R] [--compare OTHER_SRC]
+
+Each run is the real command, `python -m pocketgalaxy simulate perils -n N --seed S
+--workers W --json --no-timing`, in a fresh interpreter with this tree's `src` first on the
+path, timed by the wall clock (and the CPU seconds of it and its worker processes, which on a
+busy machine say what the code itself costs). `--compare DIR` runs the same command from
+another source tree (for example `git worktree add /tmp/old <commit>` then `--compare
+/tmp/old/src`), interleaved with this one, reports both side by side, and checks that the two
+reports are the same bytes (the speed work must not change a result).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE_SRC = str(Path(__file__).resolve().parent.parent / "src")
+MILLION = 1_000_000
+
+
+def run_once(src: str, games: int, workers: int, seed: int, hero: str, teller: str
+             ) -> dict[str, Any]:
+    """One timed run of the simulate command from the tree `src`."""
+    env = dict(os.environ, PYTHONPATH=src)
+    cmd = [sys.executable, "-m", "pocketgalaxy", "simulate", "perils", "-n", str(games),
+           "--seed", str(seed), "--workers", str(workers), "--hero", hero, "--teller", teller,
+           "--json", "--no-timing"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {
+        "src": src,
+        "games": games,
+        "workers": workers,
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "games_per_s": round(games / wall, 1),
+        "projected_million_s": round(MILLION * wall / games),
+        "report": out.stdout,
+    }
+
+
+def _median(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    ordered = sorted(rows, key=lambda r: r["wall_s"])
+    mid = dict(ordered[len(ordered) // 2])
+    mid["walls"] = [r["wall_s"] for r in rows]
+    mid["cpus"] = [r["cpu_s"] for r in rows]
+    return mid
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:  # pragma: no cover - not every platform has a load average
+        return "unknown"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", "-n", type=int, default=20_000, help="games per run")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    parser.add_argument("--seed", type=int, default=1, help="master seed")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds (medians)")
+    parser.add_argument("--hero", default="rulebased", help="computer Hero")
+    parser.add_argument("--teller", default="teller", help="computer Teller")
+    parser.add_argument("--compare", metavar="SRC", help="another source tree to measure too")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.workers < 1 or args.repeat < 1:
+        parser.error("--games, --workers and --repeat must be at least 1")
+    load_before = _load()
+    now: list[dict[str, Any]] = []
+    old: list[dict[str, Any]] = []
+    for _ in range(args.repeat):
+        if args.compare:
+            old.append(run_once(args.compare, args.games, args.workers, args.seed, args.hero,
+                                args.teller))
+        now.append(run_once(HERE_SRC, args.games, args.workers, args.seed, args.hero,
+                            args.teller))
+    reports = {r["report"] for r in now + old}
+    result: dict[str, Any] = {
+        "command": f"simulate perils -n {args.games} --seed {args.seed} --workers "
+                   f"{args.workers} --hero {args.hero} --teller {args.teller}",
+        "load_before": load_before,
+        "load_after": _load(),
+        "now": {k: v for k, v in _median(now).items() if k != "report"},
+        "same_report": len(reports) == 1,
+    }
+    if old:
+        result["before"] = {k: v for k, v in _median(old).items() if k != "report"}
+        result["speedup_wall"] = round(result["before"]["wall_s"] / result["now"]["wall_s"], 2)
+        result["speedup_cpu"] = round(result["before"]["cpu_s"] / max(result["now"]["cpu_s"],
+                                                                     1e-9), 2)
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    print(f"{result['command']}  (median of {args.repeat}; load {load_before} -> "
+          f"{result['load_after']})")
+    for label in ("before", "now"):
+        row = result.get(label)
+        if row is None:
+            continue
+        print(f"  {label:6} {row['games_per_s']:>8} games/s  wall {row['wall_s']:>7} s  "
+              f"cpu {row['cpu_s']:>7} s  1M projected {row['projected_million_s'] / 60:6.1f} min"
+              f"  (walls {row['walls']})")
+    if old:
+        print(f"  speed-up x{result['speedup_wall']} by wall clock, x{result['speedup_cpu']} "
+              "by CPU time")
+    print(f"  same report bytes in every run: {'yes' if result['same_report'] else 'NO'}")
+    if not result["same_report"]:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

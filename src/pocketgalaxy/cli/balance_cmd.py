@@ -17,6 +17,7 @@ import typer
 from rich.table import Table
 
 from pocketgalaxy.cli.common import console, fail, handle_errors, pick_seed, progress_bar
+from pocketgalaxy.sim.balance.ladder import ladder_jobs, ladder_measures, run_ladder
 from pocketgalaxy.sim.balance.measures import measure, precise_enough
 from pocketgalaxy.sim.balance.report import write_report
 from pocketgalaxy.sim.balance.run import run_study
@@ -60,6 +61,11 @@ TuneOpt = Annotated[list[str] | None, typer.Option(
     "--target.")]
 TargetOpt = Annotated[list[str] | None, typer.Option(
     "--target", help="What --tune aims at: win_rate=0.5 and/or length=LOW-HIGH.")]
+LadderOpt = Annotated[bool, typer.Option(
+    "--ladder", help="Also play the skill ladder (random, rule-based, search, a player who "
+    "sees the cards) on the baseline's rules and deals: skill versus luck.")]
+LadderGamesOpt = Annotated[int | None, typer.Option(
+    "--ladder-games", help="Games per ladder rung (default: -n, at most 100,000).")]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="A base rule option "
                                                      "key=value for every variant.")]
 
@@ -92,7 +98,7 @@ def _variant_flags(game: str, variant: list[str] | None, tune: list[str] | None,
 
 def _run(study: Study, workers: int, out: Path | None, as_json: bool,
          target: Target | None = None, backend: str = "processes",
-         address: str | None = None) -> None:
+         address: str | None = None, ladder: int | None = None) -> None:
     if not 1 <= workers <= MAX_WORKERS:
         raise fail(f"--workers {workers}: use 1..{MAX_WORKERS}")
     if backend not in ("processes", "ray"):
@@ -109,6 +115,8 @@ def _run(study: Study, workers: int, out: Path | None, as_json: bool,
     summary = measure(run)
     if target is not None:
         summary["tuning"] = {"target": target.to_json(), "ranking": rank(summary, target)}
+    if ladder is not None:
+        summary["ladder"] = _ladder(study, ladder, workers, as_json)
     folder = out or Path("studies") / f"{study.game}-{study.seed}"
     report = write_report(run, summary, folder)
     if as_json:
@@ -119,9 +127,42 @@ def _run(study: Study, workers: int, out: Path | None, as_json: bool,
         best = summary["tuning"]["ranking"][0]
         console().print(f"Closest to the target: [bold]{best['variant']}[/] "
                         f"{best['options'] or '(defaults)'}, distance {best['distance']:.3f}")
+    if "ladder" in summary:
+        console().print(_ladder_table(summary["ladder"]))
     if run.stopped == "interrupted":
         console().print("[yellow]Stopped by Ctrl-C: the report covers the games played.[/]")
     console().print(f"Report: {report}")
+
+
+def _ladder(study: Study, games: int, workers: int, as_json: bool) -> dict[str, Any]:
+    """The skill ladder on the baseline's options and the study's deals (local processes)."""
+    base = study.baseline
+    teller = (base.players or study.players)[1] if study.game == "perils" else "teller"
+    jobs = ladder_jobs(study.game, base.options, study.seed, games, teller=teller)
+    with progress_bar(not as_json, "Skill ladder: 4 rungs") as progress:
+        results = run_ladder(jobs, workers=workers, progress=progress)
+    if not results:
+        raise fail("the ladder was stopped before any game finished: nothing to report")
+    return ladder_measures(study.game, results, study.seed)
+
+
+def _ladder_table(ladder: dict[str, Any]) -> Table:
+    table = Table(title=f"Skill ladder, {ladder['games']:,} games a rung on the same deals "
+                  "(95% intervals)")
+    for col in ("rung", "player", "wins", "interval", "skill share"):
+        table.add_column(col)
+    for r in ladder["rungs"]:
+        share = ladder["skill_share"].get(r["rung"])
+        w = r["win_rate"]
+        table.add_row(r["rung"], r["player"], _pct(w["rate"]),
+                      f"{_pct(w['ci_low'])}–{_pct(w['ci_high'])}",
+                      "" if share is None or share["value"] is None else
+                      f"{share['value']:.2f} ({share['ci_low']:.2f}–{share['ci_high']:.2f})")
+    spread = ladder["spread"]
+    if spread is not None:
+        table.caption = (f"spread oracle − random {_pct(spread['diff'])} "
+                         f"({_pct(spread['ci_low'])}–{_pct(spread['ci_high'])})")
+    return table
 
 
 def _pct(x: Any) -> str:
@@ -154,6 +195,7 @@ def balance_perils(
     precision: PrecisionOpt = None, band: BandOpt = None, detect: DetectOpt = 0.02,
     option: OptionOpt = None, tune: TuneOpt = None, target: TargetOpt = None,
     backend: BackendOpt = "processes", address: AddressOpt = None,
+    ladder: LadderOpt = False, ladder_games: LadderGamesOpt = None,
     hero: Annotated[str, typer.Option("--hero", help="Computer Hero.")] = "rulebased",
     teller: Annotated[str, typer.Option("--teller", help="Computer Teller.")] = "teller",
 ) -> None:
@@ -166,7 +208,8 @@ def balance_perils(
             "perils", flags, players=[hero, teller], games=n or 1000,
             seed=pick_seed(seed), precision=precision, length_band=_band(band), detect=detect,
             base_pairs=option or [])
-    _run(study, workers, out, as_json, aim, backend, address)
+    _run(study, workers, out, as_json, aim, backend, address,
+         (ladder_games or study.games) if ladder or ladder_games else None)
 
 
 @balance_app.command("adventure")
@@ -177,6 +220,7 @@ def balance_adventure(
     precision: PrecisionOpt = None, band: BandOpt = None, detect: DetectOpt = 0.02,
     option: OptionOpt = None, tune: TuneOpt = None, target: TargetOpt = None,
     backend: BackendOpt = "processes", address: AddressOpt = None,
+    ladder: LadderOpt = False, ladder_games: LadderGamesOpt = None,
     players: Annotated[str, typer.Option("--players", help="One computer player per seat, "
                                          "comma separated.")] = "memory,memory,forgetful,random",
 ) -> None:
@@ -190,7 +234,8 @@ def balance_adventure(
             "adventure", flags, players=specs, games=n or 1000, seed=pick_seed(seed),
             precision=precision, length_band=_band(band), detect=detect,
             base_pairs=option or [])
-    _run(study, workers, out, as_json, aim, backend, address)
+    _run(study, workers, out, as_json, aim, backend, address,
+         (ladder_games or study.games) if ladder or ladder_games else None)
 
 
 def register(app: typer.Typer) -> None:

@@ -95,6 +95,7 @@ def ladder_jobs(game: str, options: dict[str, Any], seed: int, games: int,
     for i in range(games):
         for rung in rungs:
             spec = SPECS[game][rung]
+            specs: tuple[str, ...]
             if game == "perils":
                 seat, specs = 0, (spec, teller)
             else:
@@ -116,17 +117,17 @@ def play_ladder_game(rules: GameRules[Any, Any], job: LadderJob) -> LadderResult
     """One game as sim/runner.py plays it, but the oracle (if seated) also sees the state."""
     players = len(job.specs)
     options = options_from_json(rules.options_type, job.options)
-    agents = [_agent(job, seat, players) for seat in range(players)]
+    agents = [_agent(job, i, players) for i in range(players)]
     state = rules.new(options, job.seed, players=players)
     opening: list[Event] = rules.opening_events(state)
-    for seat, agent in enumerate(agents):
-        agent.reset(seat, players, options)
-        agent.observe(visible_events(opening, seat))
+    for i, agent in enumerate(agents):
+        agent.reset(i, players, options)
+        agent.observe(visible_events(opening, i))
     oracle = agents[job.seat] if job.specs[job.seat] == ORACLE else None
     if oracle is not None:
         oracle.see(state)  # type: ignore[attr-defined]  # the oracle's one extra door
     decisions = 0
-    seat = rules.to_act(state)
+    seat: int | None = rules.to_act(state)
     while seat is not None:
         action = agents[seat].act(rules.view(state, seat), rules.legal_actions(state, seat))
         events = rules.apply_unchecked(state, seat, action)
@@ -217,10 +218,10 @@ def ladder_measures(game: str, results: Sequence[LadderResult], seed: int) -> di
         d = _mean(hi - lo)
         out["spread"] = {"diff": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"],
                          "pairs": len(numbers)}
-        for r in rungs:
-            if r in ("random", "oracle"):
+        for rung in rungs:
+            if rung in ("random", "oracle"):
                 continue
-            mid = arrays[r]
+            mid = arrays[rung]
             gap = float(hi.mean() - lo.mean())
             value = float(mid.mean() - lo.mean()) / gap if gap > 0 else None
             low = high = None
@@ -237,6 +238,6 @@ def ladder_measures(game: str, results: Sequence[LadderResult], seed: int) -> di
                                 random_state=np.random.default_rng(seed))
                 low, high = float(res.confidence_interval.low), float(
                     res.confidence_interval.high)
-            out["skill_share"][r] = {"value": _r6(value), "ci_low": _r6(low),
+            out["skill_share"][rung] = {"value": _r6(value), "ci_low": _r6(low),
                                      "ci_high": _r6(high)}
     return out

@@ -103,3 +103,7 @@ def test_the_report_holds_the_ladder_table_and_plot(tmp_path: Path) -> None:
     page = (out / "report.html").read_text()
     assert "Skill versus luck: the ladder" in page and "ismcts:iterations=100" in page
     assert (out / "plots" / "ladder.png").stat().st_size > 1000
+    rows = (out / "ladder.csv").read_text().splitlines()
+    assert rows[0] == "rung,player,game,seed,seat,win,length,capped"
+    assert len(rows) == 1 + 4 * 4
+    assert rows[1].startswith("random,random,0,") and rows[4].startswith("oracle,oracle,0,")

@@ -17,7 +17,12 @@ import typer
 from rich.table import Table
 
 from pocketgalaxy.cli.common import console, fail, handle_errors, pick_seed, progress_bar
-from pocketgalaxy.sim.balance.ladder import ladder_jobs, ladder_measures, run_ladder
+from pocketgalaxy.sim.balance.ladder import (
+    ladder_jobs,
+    ladder_measures,
+    run_ladder,
+    write_ladder_rows,
+)
 from pocketgalaxy.sim.balance.measures import measure, precise_enough
 from pocketgalaxy.sim.balance.report import write_report
 from pocketgalaxy.sim.balance.run import run_study
@@ -152,9 +157,9 @@ def _run(study: Study, workers: int, out: Path | None, as_json: bool,
                 "method": "optuna TPESampler", "seed": study.seed, "trials": len(trials),
                 "distinct": sum(1 for t in trials if t.repeat_of is None),
                 "history": [t.to_json() for t in trials]}
-    if ladder is not None:
-        summary["ladder"] = _ladder(study, ladder, workers, as_json)
     folder = out or Path("studies") / f"{study.game}-{study.seed}"
+    if ladder is not None:
+        summary["ladder"] = _ladder(study, ladder, workers, as_json, folder)
     report = write_report(run, summary, folder)
     if as_json:
         typer.echo(json.dumps(summary, indent=1))
@@ -171,8 +176,10 @@ def _run(study: Study, workers: int, out: Path | None, as_json: bool,
     console().print(f"Report: {report}")
 
 
-def _ladder(study: Study, games: int, workers: int, as_json: bool) -> dict[str, Any]:
-    """The skill ladder on the baseline's options and the study's deals (local processes)."""
+def _ladder(study: Study, games: int, workers: int, as_json: bool, folder: Path
+            ) -> dict[str, Any]:
+    """The skill ladder on the baseline's options and the study's deals (local processes);
+    its games go to FOLDER/ladder.csv."""
     base = study.baseline
     teller = (base.players or study.players)[1] if study.game == "perils" else "teller"
     jobs = ladder_jobs(study.game, base.options, study.seed, games, teller=teller)
@@ -180,6 +187,7 @@ def _ladder(study: Study, games: int, workers: int, as_json: bool) -> dict[str, 
         results = run_ladder(jobs, workers=workers, progress=progress)
     if not results:
         raise fail("the ladder was stopped before any game finished: nothing to report")
+    write_ladder_rows(results, study.game, folder)
     return ladder_measures(study.game, results, study.seed)
 
 

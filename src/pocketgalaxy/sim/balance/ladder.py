@@ -21,8 +21,11 @@ bootstrap interval (SciPy). docs/balance.md says where the idea comes from.
 
 from __future__ import annotations
 
+import csv
+import io
 import multiprocessing
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -33,6 +36,7 @@ from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Event, GameRules, visible_events
 from pocketgalaxy.core.options import options_from_json
 from pocketgalaxy.registry import get_game
+from pocketgalaxy.sim.balance.measures import _mean, _prop, r6
 from pocketgalaxy.sim.balance.oracle import ORACLE, make_oracle
 from pocketgalaxy.sim.runner import MAX_DECISIONS, derive_seed
 
@@ -141,8 +145,7 @@ def play_ladder_game(rules: GameRules[Any, Any], job: LadderJob) -> LadderResult
     outcome = rules.outcome(state)
     assert outcome is not None
     final = rules.view(state, None)
-    length = int(getattr(final, "round", 0) if job.game == "perils"
-                 else getattr(final, "turn", 0) or 0)
+    length = int(getattr(final, "round" if job.game == "perils" else "turn", 0) or 0)
     won = job.seat in outcome.winners
     share = (1.0 / len(outcome.winners)) if won else 0.0
     if job.game == "perils":
@@ -186,18 +189,30 @@ def run_ladder(jobs: Sequence[LadderJob], *, workers: int = 1,
     return out
 
 
-def _r6(x: float | None) -> float | None:
-    from pocketgalaxy.sim.balance.measures import r6
+LADDER_CSV_FIELDS = ("rung", "player", "game", "seed", "seat", "win", "length", "capped")
 
-    return r6(x)
+
+def write_ladder_rows(results: Sequence[LadderResult], game: str, folder: Path) -> Path:
+    """ladder.csv: one row per ladder game (seats from 1), enough to replay any of them."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(LADDER_CSV_FIELDS)
+    for r in results:
+        writer.writerow([r.rung, SPECS[game][r.rung], r.number, r.seed, r.seat + 1,
+                         r6(r.share), r.length, r.capped])
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "ladder.csv"
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    return path
 
 
 def ladder_measures(game: str, results: Sequence[LadderResult], seed: int) -> dict[str, Any]:
     """The ladder's table, spread and skill shares (JSON-ready, 6-place floats)."""
     from scipy.stats import bootstrap
 
-    from pocketgalaxy.sim.balance.measures import _mean, _prop
-
+    lengths: dict[str, list[int]] = {}
+    for r in results:
+        lengths.setdefault(r.rung, []).append(r.length)
     by_rung: dict[str, dict[int, float]] = {}
     for r in results:
         by_rung.setdefault(r.rung, {})[r.number] = r.share
@@ -205,12 +220,13 @@ def ladder_measures(game: str, results: Sequence[LadderResult], seed: int) -> di
     numbers = sorted(set.intersection(*(set(by_rung[r]) for r in rungs))) if rungs else []
     arrays = {r: np.array([by_rung[r][n] for n in numbers], dtype=float) for r in rungs}
     table = [{"rung": r, "player": SPECS[game][r], "games": len(numbers),
-              "win_rate": _prop(float(arrays[r].sum()), len(numbers))} for r in rungs]
+              "win_rate": _prop(float(arrays[r].sum()), len(numbers)),
+              "length": _mean(lengths[r])} for r in rungs]
     out: dict[str, Any] = {
         "meaning": MEANING, "game": game, "games": len(numbers), "rungs": table,
         "field": ("the computer Teller" if game == "perils"
                   else f"{ADVENTURE_PLAYERS - 1} x {ADVENTURE_FIELD}, ladder seat rotated"),
-        "fair_share": None if game == "perils" else _r6(1 / ADVENTURE_PLAYERS),
+        "fair_share": None if game == "perils" else r6(1 / ADVENTURE_PLAYERS),
         "spread": None, "skill_share": {},
     }
     if "random" in arrays and "oracle" in arrays and numbers:
@@ -238,6 +254,6 @@ def ladder_measures(game: str, results: Sequence[LadderResult], seed: int) -> di
                                 random_state=np.random.default_rng(seed))
                 low, high = float(res.confidence_interval.low), float(
                     res.confidence_interval.high)
-            out["skill_share"][rung] = {"value": _r6(value), "ci_low": _r6(low),
-                                     "ci_high": _r6(high)}
+            out["skill_share"][rung] = {"value": r6(value), "ci_low": r6(low),
+                                     "ci_high": r6(high)}
     return out

@@ -225,7 +225,7 @@ def _ladder_section(ladder: dict[str, Any], meanings: dict[str, str], plot: str)
     for r in ladder["rungs"]:
         share = shares.get(r["rung"])
         rows.append([r["rung"], r["player"], f"{r['games']:,}", _pct(r["win_rate"]["rate"]),
-                     _ci(r["win_rate"]),
+                     _ci(r["win_rate"]), f"{r['length']['mean'] or 0:.2f}",
                      "–" if share is None or share["value"] is None else
                      f"{share['value']:.2f} ({_ci(share, pct=False)})"])
     spread = ladder["spread"]
@@ -236,7 +236,8 @@ def _ladder_section(ladder: dict[str, Any], meanings: dict[str, str], plot: str)
     if ladder.get("fair_share") is not None:
         words += f" A fair share is {_pct(ladder['fair_share'])}."
     return _section("ladder", "Skill versus luck: the ladder", meanings, _table(
-        ["rung", "player", "games", "wins", "95% interval", "skill share (95% interval)"],
+        ["rung", "player", "games", "wins", "95% interval", "mean length",
+         "skill share (95% interval)"],
         rows) + words + "</p>" + plot)
 
 

@@ -16,6 +16,16 @@ worker per CPU, the game code imported); for local workers, forking a pool of 2 
 it (the study's own pool start is also inside its timing, which can only favour Ray). The
 ratio is given both without and with start-up. It also checks all backends give identical
 games.
+
+    python bench/bench_balance_backends.py --rounds 6 -n 400 [--ray-worker-niceness 0]
+
+On a machine others share, the load can change threefold within minutes, so long runs one
+after the other compare the load as much as the backends. `--rounds R` therefore measures in
+paired rounds: Ray starts once (start-up timed apart, then again twice more at the end), and
+each round plays the study with `--workers 2` and on Ray back to back, in alternating order.
+The ratio of each round's two times is paired against the load of that minute; the median
+ratio over rounds is the figure, with the smallest and largest beside it, and a projection
+for a 20,000-game study (start-up plus 20,000 games at the median rates).
 """
 
 from __future__ import annotations
@@ -59,7 +69,14 @@ def main() -> None:
     parser.add_argument("--backends", default=",".join(BACKENDS),
                         help="comma separated, from " + ", ".join(BACKENDS))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--rounds", type=int, default=0,
+                        help="paired rounds of workers-2 and Ray (see the module text)")
+    parser.add_argument("--ray-worker-niceness", type=int, default=None,
+                        help="a private Ray's worker niceness (Ray's default is 15)")
     args = parser.parse_args()
+    if args.rounds:
+        rounds(args)
+        return
     chosen = [b for b in args.backends.split(",") if b]
     if not chosen or any(b not in BACKENDS for b in chosen):
         parser.error(f"--backends: choose from {', '.join(BACKENDS)}")
@@ -122,6 +139,74 @@ def main() -> None:
         print(f"ray / workers-2 = {report['ray_over_workers_2']} "
               f"(with start-up {report['ray_over_workers_2_with_startup']})")
     print(f"identical games: {same}")
+
+
+def _ray_start(args: argparse.Namespace) -> float:
+    import ray
+
+    from pocketgalaxy.sim.ray_runner import prestart_workers
+
+    t0 = time.perf_counter()
+    if args.address is None:
+        config = ({} if args.ray_worker_niceness is None
+                  else {"worker_niceness": args.ray_worker_niceness})
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+                 _system_config=config)
+    else:
+        ray.init(address=args.address, include_dashboard=False, log_to_driver=False)
+    prestart_workers((args.game,))
+    return time.perf_counter() - t0
+
+
+def rounds(args: argparse.Namespace) -> None:
+    import ray
+
+    study = study_from_flags(args.game, VARIANTS[args.game], players=PLAYERS[args.game],
+                             games=args.n, seed=1)
+    total = args.n * len(study.variants)
+    startups = [_ray_start(args)]
+    local_s: list[float] = []
+    ray_s: list[float] = []
+    same = True
+    for r in range(args.rounds):
+        order = ("workers-2", "ray") if r % 2 == 0 else ("ray", "workers-2")
+        got = {}
+        for name in order:
+            t0 = time.perf_counter()
+            run = (run_study(study, workers=2) if name == "workers-2"
+                   else run_study(study, backend="ray", address=args.address))
+            (local_s if name == "workers-2" else ray_s).append(time.perf_counter() - t0)
+            got[name] = {v: [(g.seed, g.winners, g.length) for g in rs]
+                         for v, rs in run.games.items()}
+        same = same and got["ray"] == got["workers-2"]
+        if not args.json:
+            print(f"round {r + 1}: workers-2 {local_s[-1]:.1f} s, ray {ray_s[-1]:.1f} s, "
+                  f"ratio {local_s[-1] / ray_s[-1]:.3f}", flush=True)
+    ray.shutdown()
+    for _ in range(2):
+        startups.append(_ray_start(args))
+        ray.shutdown()
+    ratios = [a / b for a, b in zip(local_s, ray_s, strict=True)]
+    local_rate = total / statistics.median(local_s)
+    ray_rate = total / statistics.median(ray_s)
+    up = statistics.median(startups)
+    big = 20_000
+    report = {
+        "game": args.game, "games_per_round": total, "rounds": args.rounds,
+        "cpus": os.cpu_count(), "ray_worker_niceness": args.ray_worker_niceness,
+        "games_per_s": {"workers-2": round(local_rate, 1), "ray": round(ray_rate, 1)},
+        "ratio_median": round(statistics.median(ratios), 3),
+        "ratio_min": round(min(ratios), 3), "ratio_max": round(max(ratios), 3),
+        "ray_startup_s": [round(x, 2) for x in startups],
+        "projected_20000_games_s": {"workers-2": round(big / local_rate, 1),
+                                    "ray": round(up + big / ray_rate, 1)},
+        "projected_20000_ratio_with_startup": round(
+            (big / local_rate) / (up + big / ray_rate), 3),
+        "round_s": {"workers-2": [round(x, 1) for x in local_s],
+                    "ray": [round(x, 1) for x in ray_s]},
+        "identical_games": same,
+    }
+    print(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":

@@ -109,6 +109,12 @@ def prestart_workers(games: Sequence[str] = ("perils", "adventure")) -> int:
     return len(set(ray.get([task.remote(tuple(games)) for _ in range(cpus)])))
 
 
+def batch_size(jobs: int, cpus: int) -> int:
+    """Games per task: at most DEFAULT_BATCH, and at least TASKS_PER_CPU tasks per CPU, so a
+    study keeps every CPU busy to the end."""
+    return max(1, min(DEFAULT_BATCH, jobs // (max(1, cpus) * TASKS_PER_CPU)))
+
+
 def run_jobs_ray(
     jobs: Sequence[Job], *, address: str | None = None, batch: int | None = None,
     progress: ProgressFn | None = None,
@@ -119,9 +125,7 @@ def run_jobs_ray(
     with ray_session(address):
         task = ray.remote(play_chunk)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        # At most DEFAULT_BATCH games a task, and at least TASKS_PER_CPU tasks per CPU, so a
-        # study keeps every CPU busy to the end.
-        size = batch or max(1, min(DEFAULT_BATCH, len(jobs) // (cpus * TASKS_PER_CPU) or 1))
+        size = batch or batch_size(len(jobs), cpus)
         chunks = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
         limit = max(2, cpus * MAX_IN_FLIGHT_PER_CPU)
         results: list[GameResult] = []

@@ -168,19 +168,37 @@ def rounds(args: argparse.Namespace) -> None:
     local_s: list[float] = []
     ray_s: list[float] = []
     same = True
-    for r in range(args.rounds):
+    restarts = 0
+    r = 0
+    while r < args.rounds:
         order = ("workers-2", "ray") if r % 2 == 0 else ("ray", "workers-2")
         got = {}
-        for name in order:
-            t0 = time.perf_counter()
-            run = (run_study(study, workers=2) if name == "workers-2"
-                   else run_study(study, backend="ray", address=args.address))
-            (local_s if name == "workers-2" else ray_s).append(time.perf_counter() - t0)
-            got[name] = {v: [(g.seed, g.winners, g.length) for g in rs]
-                         for v, rs in run.games.items()}
+        times = {}
+        try:
+            for name in order:
+                t0 = time.perf_counter()
+                run = (run_study(study, workers=2) if name == "workers-2"
+                       else run_study(study, backend="ray", address=args.address))
+                times[name] = time.perf_counter() - t0
+                got[name] = {v: [(g.seed, g.winners, g.length) for g in rs]
+                             for v, rs in run.games.items()}
+        except ray.exceptions.RayError as exc:
+            # Something outside this bench stopped Ray (`ray stop` stops every instance on
+            # the machine): start again and play the whole round again.
+            restarts += 1
+            if restarts > 5:
+                raise
+            print(f"round {r + 1}: Ray was stopped from outside ({type(exc).__name__}); "
+                  "restarting it and playing the round again", flush=True)
+            ray.shutdown()
+            _ray_start(args)
+            continue
+        local_s.append(times["workers-2"])
+        ray_s.append(times["ray"])
+        r += 1
         same = same and got["ray"] == got["workers-2"]
         if not args.json:
-            print(f"round {r + 1}: workers-2 {local_s[-1]:.1f} s, ray {ray_s[-1]:.1f} s, "
+            print(f"round {r}: workers-2 {local_s[-1]:.1f} s, ray {ray_s[-1]:.1f} s, "
                   f"ratio {local_s[-1] / ray_s[-1]:.3f}", flush=True)
     ray.shutdown()
     for _ in range(2):
@@ -204,7 +222,7 @@ def rounds(args: argparse.Namespace) -> None:
             (big / local_rate) / (up + big / ray_rate), 3),
         "round_s": {"workers-2": [round(x, 1) for x in local_s],
                     "ray": [round(x, 1) for x in ray_s]},
-        "identical_games": same,
+        "identical_games": same, "ray_restarts": restarts,
     }
     print(json.dumps(report, indent=1))
 

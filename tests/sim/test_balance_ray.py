@@ -112,3 +112,21 @@ def test_prestart_gives_each_cpu_its_own_warm_worker(ray_head: str) -> None:
                           timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "2"  # the head has 2 CPUs
+
+
+def test_a_private_instance_runs_its_workers_at_the_niceness_of_local_workers() -> None:
+    code = "\n".join([
+        "import os, ray",
+        "from pocketgalaxy.sim.ray_runner import ray_session",
+        "def nice() -> int:",
+        "    return os.nice(0)",
+        "with ray_session(None):",
+        "    print(ray.get(ray.remote(nice).remote()), os.nice(0))",
+    ])
+    env = {**os.environ, **RAY_ENV}
+    env.pop("RAY_worker_niceness", None)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    worker, driver = done.stdout.strip().splitlines()[-1].split()
+    assert worker == driver  # Ray's own default would be 15 above the driver

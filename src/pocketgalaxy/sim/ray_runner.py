@@ -77,7 +77,8 @@ def ray_session(address: str | None = None) -> Iterator[None]:
         if address:
             ray.init(address=address, log_to_driver=False, include_dashboard=False)
         else:
-            ray.init(log_to_driver=False, include_dashboard=False)
+            ray.init(log_to_driver=False, include_dashboard=False,
+                     _system_config={"worker_niceness": private_niceness()})
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise PocketGalaxyError(f"cannot reach the Ray cluster at {address}: {exc}",
                                 code="sim/ray_unreachable") from exc
@@ -86,6 +87,19 @@ def ray_session(address: str | None = None) -> Iterator[None]:
         yield
     finally:
         ray.shutdown()
+
+
+PRIVATE_WORKER_NICENESS = 0
+"""Ray runs its workers at niceness 15 unless told otherwise, so on a machine that is doing
+anything else they get a small share of the CPU that `--workers` processes (niceness 0) get. A
+private instance is this study's own: its workers run at the same niceness as local workers
+(`RAY_worker_niceness` in the environment still wins). On a cluster the nodes' own setting
+applies (docs/balance.md)."""
+
+
+def private_niceness() -> int:
+    text = os.environ.get("RAY_worker_niceness", "")
+    return int(text) if text.strip().lstrip("-").isdigit() else PRIVATE_WORKER_NICENESS
 
 
 def _warm(games: Sequence[str]) -> int:

@@ -11,8 +11,9 @@ and the ratio ray / workers-2 (target: at least 0.9 on one machine).
 
 Both backends are timed the same way: the clock runs from handing the study to `run_study`
 until its last game is back. Start-up is timed apart and printed beside it: for Ray,
-`ray.init` of a private instance with 2 CPUs (unless --address) plus `prestart_workers` (one
-worker per CPU, the game code imported); for local workers, forking a pool of 2 and closing
+`ray.init` of a private instance with 2 CPUs and its workers at niceness 0, as `--backend ray`
+starts one (unless --address), plus `prestart_workers` (one worker per CPU, the game code
+imported); for local workers, forking a pool of 2 and closing
 it (the study's own pool start is also inside its timing, which can only favour Ray). The
 ratio is given both without and with start-up. It also checks all backends give identical
 games.
@@ -72,7 +73,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=0,
                         help="paired rounds of workers-2 and Ray (see the module text)")
     parser.add_argument("--ray-worker-niceness", type=int, default=None,
-                        help="a private Ray's worker niceness (Ray's default is 15)")
+                        help="a private Ray's worker niceness (default: as --backend ray, "
+                        "0; Ray's own default is 15)")
     args = parser.parse_args()
     if args.rounds:
         rounds(args)
@@ -92,16 +94,7 @@ def main() -> None:
             if name == "ray":
                 import ray
 
-                from pocketgalaxy.sim.ray_runner import prestart_workers
-
-                t0 = time.perf_counter()
-                if args.address is None:
-                    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-                else:
-                    ray.init(address=args.address, include_dashboard=False,
-                             log_to_driver=False)
-                prestart_workers((args.game,))
-                startup_s[name].append(time.perf_counter() - t0)
+                startup_s[name].append(_ray_start(args))
                 t1 = time.perf_counter()
                 run = run_study(study, backend="ray", address=args.address)
                 study_s[name].append(time.perf_counter() - t1)
@@ -144,12 +137,14 @@ def main() -> None:
 def _ray_start(args: argparse.Namespace) -> float:
     import ray
 
-    from pocketgalaxy.sim.ray_runner import prestart_workers
+    from pocketgalaxy.sim.ray_runner import prestart_workers, private_niceness
 
     t0 = time.perf_counter()
     if args.address is None:
-        config = ({} if args.ray_worker_niceness is None
-                  else {"worker_niceness": args.ray_worker_niceness})
+        # As `--backend ray` starts a private instance (sim/ray_runner.py), unless told.
+        nice = private_niceness() if args.ray_worker_niceness is None else \
+            args.ray_worker_niceness
+        config = {"worker_niceness": nice}
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
                  _system_config=config)
     else:

@@ -59,7 +59,10 @@ def test_search_flags_are_refused_clearly(tmp_path: Path) -> None:
                           (["--search", "annealing", "--tune", "start_health=2..3",
                             "--target", "win_rate=0.5"], "use grid or optuna"),
                           (["--search", "optuna", "--trials", "0", "--tune",
-                            "start_health=2..3", "--target", "win_rate=0.5"], "1..500")]:
+                            "start_health=2..3", "--target", "win_rate=0.5"], "1..500"),
+                          (["--search", "optuna", "-v", "a:", "-v", "b:start_health=4",
+                            "--tune", "max_health=3..6", "--target", "win_rate=0.5"],
+                           "at most one --variant")]:
         done = CliRunner().invoke(app, ["balance", "perils", "-n", "2", "--seed", "1",
                                         "--out", str(tmp_path / "x"), *args])
         assert done.exit_code != 0

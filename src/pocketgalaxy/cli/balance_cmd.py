@@ -109,6 +109,9 @@ def _variant_flags(game: str, variant: list[str] | None, tune: list[str] | None,
     if not flags:
         flags = ["defaults:"]
     if search == "optuna":
+        if len(flags) > 1:
+            raise fail("--search optuna compares its trials with one baseline: give at most one "
+                       "--variant (the trials' starting point)")
         return flags, aim
     for name, overrides in grid_variants(game, tune):
         flags.append(name + ":" + ",".join(f"{k}={v}" for k, v in overrides.items()))

@@ -93,3 +93,59 @@ def test_each_perils_player_module_imports_alone() -> None:
         done = subprocess.run([sys.executable, "-c", f"import {name}"], capture_output=True,
                               text=True, timeout=120)
         assert done.returncode == 0, f"{name} does not import alone: {done.stderr[-400:]}"
+
+
+ORACLE_MODULE = "pocketgalaxy.sim.balance.oracle"
+ORACLE_IMPORTERS = {"pocketgalaxy.sim.balance.ladder"}
+"""The players that read the whole state (the skill ladder's oracle) are the one documented
+exception to "agents see only views": only the ladder may import them."""
+
+
+def _graph() -> dict[str, set[str]]:
+    names = {_module_name(p): p for p in SRC.rglob("*.py")}
+    return {name: {m for m in _imports(path) if m in names} for name, path in names.items()}
+
+
+def test_only_the_ladder_imports_the_oracle() -> None:
+    graph = _graph()
+    assert ORACLE_MODULE in graph
+    importers = {name for name, deps in graph.items() if ORACLE_MODULE in deps}
+    assert importers == ORACLE_IMPORTERS
+    # ... and no player module reaches into the simulation lab.
+    for name, deps in graph.items():
+        if name.startswith("pocketgalaxy.agents"):
+            assert not any(d.startswith("pocketgalaxy.sim") for d in deps), name
+
+
+def test_the_web_and_play_cannot_reach_the_oracle() -> None:
+    graph = _graph()
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            node = todo.pop()
+            if node not in seen:
+                seen.add(node)
+                todo.extend(graph.get(node, ()))
+        return seen
+
+    starts = [n for n in graph if n.startswith("pocketgalaxy.web")]
+    starts += ["pocketgalaxy.cli.play", "pocketgalaxy.cli.simulate_cmd", "pocketgalaxy.cli.host"]
+    for start in starts:
+        assert ORACLE_MODULE not in reach(start), f"{start} can reach the oracle"
+
+
+def test_no_registry_or_catalogue_can_seat_the_oracle() -> None:
+    import pytest
+
+    from pocketgalaxy.agents.catalogue import entries
+    from pocketgalaxy.agents.registry import agent_names, make_agent
+    from pocketgalaxy.core.errors import PocketGalaxyError
+
+    for game, seats in (("perils", 2), ("adventure", 4)):
+        for seat in range(seats):
+            assert "oracle" not in agent_names(game, seat, seats)
+            with pytest.raises(PocketGalaxyError) as info:
+                make_agent(game, "oracle", seat, seats)
+            assert info.value.code == "agent/unknown"
+        assert all("oracle" not in e.spec for e in entries(game))

@@ -17,9 +17,16 @@ import typer
 from rich.table import Table
 
 from pocketgalaxy.cli.common import console, fail, handle_errors, pick_seed, progress_bar
+from pocketgalaxy.sim.balance.ladder import (
+    ladder_jobs,
+    ladder_measures,
+    run_ladder,
+    write_ladder_rows,
+)
 from pocketgalaxy.sim.balance.measures import measure, precise_enough
 from pocketgalaxy.sim.balance.report import write_report
 from pocketgalaxy.sim.balance.run import run_study
+from pocketgalaxy.sim.balance.search import SEARCHES, Axis, Trial, parse_axes, tune_with_optuna
 from pocketgalaxy.sim.balance.study import Study, load_study_file, study_from_flags
 from pocketgalaxy.sim.balance.tune import Target, grid_variants, parse_target, rank
 
@@ -60,6 +67,16 @@ TuneOpt = Annotated[list[str] | None, typer.Option(
     "--target.")]
 TargetOpt = Annotated[list[str] | None, typer.Option(
     "--target", help="What --tune aims at: win_rate=0.5 and/or length=LOW-HIGH.")]
+LadderOpt = Annotated[bool, typer.Option(
+    "--ladder", help="Also play the skill ladder (random, rule-based, search, a player who "
+    "sees the cards) on the baseline's rules and deals: skill versus luck.")]
+LadderGamesOpt = Annotated[int | None, typer.Option(
+    "--ladder-games", help="Games per ladder rung (default: -n, at most 100,000).")]
+SearchOpt = Annotated[str, typer.Option(
+    "--search", help="How --tune searches: grid (every combination) or optuna (a seeded TPE "
+    "sampler over ranges like start_health=2..6).")]
+TrialsOpt = Annotated[int, typer.Option("--trials", help="With --search optuna: settings to "
+                                        "try (1..500).")]
 OptionOpt = Annotated[list[str] | None, typer.Option("--option", "-o", help="A base rule option "
                                                      "key=value for every variant.")]
 
@@ -75,24 +92,43 @@ def _band(text: str | None) -> list[int] | None:
 
 
 def _variant_flags(game: str, variant: list[str] | None, tune: list[str] | None,
-                   target: list[str] | None) -> tuple[list[str], Target | None]:
-    """The --variant flags, plus one per --tune combination (after the baseline)."""
+                   target: list[str] | None, search: str = "grid"
+                   ) -> tuple[list[str], Target | None]:
+    """The --variant flags, plus one per --tune combination (after the baseline); with
+    --search optuna the trials are asked for later (`_run`)."""
     flags = list(variant or [])
+    if search not in SEARCHES:
+        raise fail(f"--search {search!r}: use {' or '.join(SEARCHES)}")
     if not tune:
         if target:
             raise fail("--target needs --tune: the option values to search")
+        if search != "grid":
+            raise fail("--search optuna needs --tune: the option ranges to search")
         return flags, None
     aim = parse_target(target or [])
     if not flags:
         flags = ["defaults:"]
+    if search == "optuna":
+        if len(flags) > 1:
+            raise fail("--search optuna compares its trials with one baseline: give at most one "
+                       "--variant (the trials' starting point)")
+        return flags, aim
     for name, overrides in grid_variants(game, tune):
         flags.append(name + ":" + ",".join(f"{k}={v}" for k, v in overrides.items()))
     return flags, aim
 
 
+def _optuna(game: str, search: str, tune: list[str] | None, trials: int
+            ) -> tuple[list[Axis], int] | None:
+    if search != "optuna" or not tune:
+        return None
+    return parse_axes(game, tune), trials
+
+
 def _run(study: Study, workers: int, out: Path | None, as_json: bool,
          target: Target | None = None, backend: str = "processes",
-         address: str | None = None) -> None:
+         address: str | None = None, ladder: int | None = None,
+         optuna: tuple[list[Axis], int] | None = None) -> None:
     if not 1 <= workers <= MAX_WORKERS:
         raise fail(f"--workers {workers}: use 1..{MAX_WORKERS}")
     if backend not in ("processes", "ray"):
@@ -100,16 +136,33 @@ def _run(study: Study, workers: int, out: Path | None, as_json: bool,
     if address is not None and backend != "ray":
         raise fail("--address is for --backend ray")
     label = "Perils & Pathways" if study.game == "perils" else "Adventure Cards"
-    with progress_bar(not as_json, f"{label}: {len(study.variants)} variants") as progress:
-        run = run_study(study, workers=workers, progress=progress,
-                        precise_enough=precise_enough if study.precision else None,
-                        backend=backend, address=address)
+    trials: list[Trial] = []
+    if optuna is not None:
+        assert target is not None
+        if study.precision is not None:
+            raise fail("--precision and --search optuna do not mix: give -n games per trial")
+        with progress_bar(not as_json, f"{label}: {optuna[1]} Optuna trials") as progress:
+            run, trials = tune_with_optuna(study, optuna[0], target, optuna[1],
+                                           workers=workers, backend=backend, address=address,
+                                           progress=progress)
+    else:
+        with progress_bar(not as_json, f"{label}: {len(study.variants)} variants") as progress:
+            run = run_study(study, workers=workers, progress=progress,
+                            precise_enough=precise_enough if study.precision else None,
+                            backend=backend, address=address)
     if not any(run.games.values()):
         raise fail("the study was stopped before any game finished: nothing to report")
     summary = measure(run)
     if target is not None:
         summary["tuning"] = {"target": target.to_json(), "ranking": rank(summary, target)}
+        if optuna is not None:
+            summary["tuning"]["search"] = {
+                "method": "optuna TPESampler", "seed": study.seed, "trials": len(trials),
+                "distinct": sum(1 for t in trials if t.repeat_of is None),
+                "history": [t.to_json() for t in trials]}
     folder = out or Path("studies") / f"{study.game}-{study.seed}"
+    if ladder is not None:
+        summary["ladder"] = _ladder(study, ladder, workers, as_json, folder)
     report = write_report(run, summary, folder)
     if as_json:
         typer.echo(json.dumps(summary, indent=1))
@@ -119,9 +172,45 @@ def _run(study: Study, workers: int, out: Path | None, as_json: bool,
         best = summary["tuning"]["ranking"][0]
         console().print(f"Closest to the target: [bold]{best['variant']}[/] "
                         f"{best['options'] or '(defaults)'}, distance {best['distance']:.3f}")
+    if "ladder" in summary:
+        console().print(_ladder_table(summary["ladder"]))
     if run.stopped == "interrupted":
         console().print("[yellow]Stopped by Ctrl-C: the report covers the games played.[/]")
     console().print(f"Report: {report}")
+
+
+def _ladder(study: Study, games: int, workers: int, as_json: bool, folder: Path
+            ) -> dict[str, Any]:
+    """The skill ladder on the baseline's options and the study's deals (local processes);
+    its games go to FOLDER/ladder.csv."""
+    base = study.baseline
+    teller = (base.players or study.players)[1] if study.game == "perils" else "teller"
+    jobs = ladder_jobs(study.game, base.options, study.seed, games, teller=teller)
+    with progress_bar(not as_json, "Skill ladder: 4 rungs") as progress:
+        results = run_ladder(jobs, workers=workers, progress=progress)
+    if not results:
+        raise fail("the ladder was stopped before any game finished: nothing to report")
+    write_ladder_rows(results, study.game, folder)
+    return ladder_measures(study.game, results, study.seed)
+
+
+def _ladder_table(ladder: dict[str, Any]) -> Table:
+    table = Table(title=f"Skill ladder, {ladder['games']:,} games a rung on the same deals "
+                  "(95% intervals)")
+    for col in ("rung", "player", "wins", "interval", "skill share"):
+        table.add_column(col)
+    for r in ladder["rungs"]:
+        share = ladder["skill_share"].get(r["rung"])
+        w = r["win_rate"]
+        table.add_row(r["rung"], r["player"], _pct(w["rate"]),
+                      f"{_pct(w['ci_low'])}–{_pct(w['ci_high'])}",
+                      "" if share is None or share["value"] is None else
+                      f"{share['value']:.2f} ({share['ci_low']:.2f}–{share['ci_high']:.2f})")
+    spread = ladder["spread"]
+    if spread is not None:
+        table.caption = (f"spread oracle − random {_pct(spread['diff'])} "
+                         f"({_pct(spread['ci_low'])}–{_pct(spread['ci_high'])})")
+    return table
 
 
 def _pct(x: Any) -> str:
@@ -154,11 +243,13 @@ def balance_perils(
     precision: PrecisionOpt = None, band: BandOpt = None, detect: DetectOpt = 0.02,
     option: OptionOpt = None, tune: TuneOpt = None, target: TargetOpt = None,
     backend: BackendOpt = "processes", address: AddressOpt = None,
+    ladder: LadderOpt = False, ladder_games: LadderGamesOpt = None,
+    search: SearchOpt = "grid", trials: TrialsOpt = 30,
     hero: Annotated[str, typer.Option("--hero", help="Computer Hero.")] = "rulebased",
     teller: Annotated[str, typer.Option("--teller", help="Computer Teller.")] = "teller",
 ) -> None:
     """Perils & Pathways: the Hero's win rate, survival by round, causes of loss, per variant."""
-    flags, aim = _variant_flags("perils", variant, tune, target)
+    flags, aim = _variant_flags("perils", variant, tune, target, search)
     if study_file is not None:
         study = load_study_file(study_file, game="perils", games=n, seed=seed)
     else:
@@ -166,7 +257,9 @@ def balance_perils(
             "perils", flags, players=[hero, teller], games=n or 1000,
             seed=pick_seed(seed), precision=precision, length_band=_band(band), detect=detect,
             base_pairs=option or [])
-    _run(study, workers, out, as_json, aim, backend, address)
+    _run(study, workers, out, as_json, aim, backend, address,
+         (ladder_games or study.games) if ladder or ladder_games else None,
+         _optuna(study.game, search, tune, trials))
 
 
 @balance_app.command("adventure")
@@ -177,11 +270,13 @@ def balance_adventure(
     precision: PrecisionOpt = None, band: BandOpt = None, detect: DetectOpt = 0.02,
     option: OptionOpt = None, tune: TuneOpt = None, target: TargetOpt = None,
     backend: BackendOpt = "processes", address: AddressOpt = None,
+    ladder: LadderOpt = False, ladder_games: LadderGamesOpt = None,
+    search: SearchOpt = "grid", trials: TrialsOpt = 30,
     players: Annotated[str, typer.Option("--players", help="One computer player per seat, "
                                          "comma separated.")] = "memory,memory,forgetful,random",
 ) -> None:
     """Adventure Cards: seat and player win shares, first-player edge, balance, lead changes."""
-    flags, aim = _variant_flags("adventure", variant, tune, target)
+    flags, aim = _variant_flags("adventure", variant, tune, target, search)
     if study_file is not None:
         study = load_study_file(study_file, game="adventure", games=n, seed=seed)
     else:
@@ -190,7 +285,9 @@ def balance_adventure(
             "adventure", flags, players=specs, games=n or 1000, seed=pick_seed(seed),
             precision=precision, length_band=_band(band), detect=detect,
             base_pairs=option or [])
-    _run(study, workers, out, as_json, aim, backend, address)
+    _run(study, workers, out, as_json, aim, backend, address,
+         (ladder_games or study.games) if ladder or ladder_games else None,
+         _optuna(study.game, search, tune, trials))
 
 
 def register(app: typer.Typer) -> None:

@@ -56,6 +56,9 @@ MEANINGS: dict[str, str] = {
                     "game (lower: decided earlier).",
     "tuning": "Variants ranked by their distance from the designer's target (0 is on target); "
               "'on target' means the 95% interval holds the target.",
+    "ladder": "Skill versus luck: the same deals played by a ladder of players, from random to "
+              "one who sees every face-down card; the spread (oracle minus random) is how far "
+              "play moves the result, and a rung's skill share the part of that gap it closes.",
     "drama": "How many missions the eventual winner was ever behind the leader; comeback share "
              "is the share of games won from behind.",
 }

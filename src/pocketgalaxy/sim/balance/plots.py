@@ -125,4 +125,27 @@ def write_plots(run: StudyRun, summary: dict[str, Any], folder: Path) -> dict[st
         ax.legend(fontsize=8)
         out["missions"] = _save(fig, folder, "missions")
         plt.close(fig)
+    if "ladder" in summary:
+        out["ladder"] = _ladder_plot(plt, summary["ladder"], folder)
     return out
+
+
+def _ladder_plot(plt: Any, ladder: dict[str, Any], folder: Path) -> str:
+    """The ladder's win rates with their intervals, weakest rung first."""
+    rungs = ladder["rungs"]
+    fig, ax = plt.subplots(figsize=(6.4, 3.2))
+    y = [100 * (r["win_rate"]["rate"] or 0) for r in rungs]
+    err = [[100 * ((r["win_rate"]["rate"] or 0) - (r["win_rate"]["ci_low"] or 0)) for r in rungs],
+           [100 * ((r["win_rate"]["ci_high"] or 0) - (r["win_rate"]["rate"] or 0)) for r in rungs]]
+    ax.bar([f"{r['rung']}\n({r['player'].split(':')[0]})" for r in rungs], y, yerr=err,
+           capsize=4, color=COLOURS[: len(rungs)])
+    if ladder.get("fair_share") is not None:
+        ax.axhline(100 * ladder["fair_share"], color="#555", linewidth=1, linestyle="--",
+                   label="fair share")
+        ax.legend(fontsize=8)
+    ax.set_ylabel("wins (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title("Skill ladder on the same deals, with 95% intervals")
+    text = _save(fig, folder, "ladder")
+    plt.close(fig)
+    return text

@@ -171,6 +171,8 @@ def render_html(summary: dict[str, Any], plots: dict[str, str]) -> str:
         parts.append(_section("tuning", f"Tuning toward {' and '.join(wanted)}", meanings,
                               _table(["place", "variant", "settings", "distance", "win rate",
                                       "95% interval", "mean length", "on target"], trows)))
+    if "ladder" in summary:
+        parts.append(_ladder_section(summary["ladder"], meanings, plots.get("ladder", "")))
     parts.append(_section("length", "Game length", meanings, plots.get("length", "")))
     if game == "perils":
         parts.append(_section("survival", "Hero survival by round", meanings,
@@ -215,6 +217,28 @@ def render_html(summary: dict[str, Any], plots: dict[str, str]) -> str:
     return ("<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{html.escape(title)}</title><style>{style}</style></head><body>"
             + "".join(parts) + "</body></html>\n")
+
+
+def _ladder_section(ladder: dict[str, Any], meanings: dict[str, str], plot: str) -> str:
+    shares = ladder["skill_share"]
+    rows = []
+    for r in ladder["rungs"]:
+        share = shares.get(r["rung"])
+        rows.append([r["rung"], r["player"], f"{r['games']:,}", _pct(r["win_rate"]["rate"]),
+                     _ci(r["win_rate"]), f"{r['length']['mean'] or 0:.2f}",
+                     "–" if share is None or share["value"] is None else
+                     f"{share['value']:.2f} ({_ci(share, pct=False)})"])
+    spread = ladder["spread"]
+    words = f"<p>Against {html.escape(ladder['field'])}."
+    if spread is not None:
+        words += (f" Spread, oracle minus random: {_pct(spread['diff'])} "
+                  f"({_ci({'ci_low': spread['ci_low'], 'ci_high': spread['ci_high']})}).")
+    if ladder.get("fair_share") is not None:
+        words += f" A fair share is {_pct(ladder['fair_share'])}."
+    return _section("ladder", "Skill versus luck: the ladder", meanings, _table(
+        ["rung", "player", "games", "wins", "95% interval", "mean length",
+         "skill share (95% interval)"],
+        rows) + words + "</p>" + plot)
 
 
 def _fmt_p(p: float | None) -> str:

@@ -1,7 +1,8 @@
 """Tuning: search a grid of option values toward a target the designer states.
 
-`--tune start_health=2|3|4 --tune pathways_per_round=2|3` makes one variant per combination
-(at most the study's variant limit), all played on the same deals as any other study. The
+`--tune start_health=2|3|4 --tune pathways_per_round=2|3` (or `start_health=2..4`) makes one
+variant per combination (at most the study's variant limit; search.py goes beyond the grid),
+all played on the same deals as any other study. The
 target is a win rate (`--target win_rate=0.5`), an ideal length (`--target length=20-26`) or
 both; each variant's distance from it is
 
@@ -21,9 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pocketgalaxy.core.errors import OptionsError
-from pocketgalaxy.core.options import parse_option_value
-from pocketgalaxy.registry import get_game
+from pocketgalaxy.sim.balance.search import parse_axes
 from pocketgalaxy.sim.balance.study import MAX_VARIANTS, StudyError
 
 
@@ -64,24 +63,15 @@ def parse_target(flags: Sequence[str]) -> Target:
 
 
 def grid_variants(game: str, flags: Sequence[str]) -> list[tuple[str, dict[str, Any]]]:
-    """One variant per combination of `KEY=V1|V2|...` flags, named tune-1, tune-2, ..."""
-    options_type = get_game(game).options_type
-    axes: list[tuple[str, list[Any]]] = []
-    for flag in flags:
-        key, eq, values = flag.partition("=")
-        parts = [v.strip() for v in values.split("|") if v.strip()]
-        if not eq or not key.strip() or not parts:
-            raise StudyError(f"bad --tune {flag!r}: expected KEY=V1|V2|V3")
-        try:
-            axes.append((key.strip(), [parse_option_value(options_type, key.strip(), v)
-                                       for v in parts]))
-        except OptionsError as exc:
-            raise StudyError(f"--tune {flag!r}: {exc.message}", allowed=exc.allowed) from exc
-    combos = list(itertools.product(*(values for _, values in axes)))
+    """One variant per combination of `KEY=V1|V2|...` (or `KEY=LOW..HIGH`) flags, named
+    tune-1, tune-2, ..."""
+    axes = parse_axes(game, flags)
+    combos = list(itertools.product(*(axis.values() for axis in axes)))
     if len(combos) + 1 > MAX_VARIANTS:
         raise StudyError(f"--tune makes {len(combos)} combinations; at most "
-                         f"{MAX_VARIANTS - 1} (with the baseline, {MAX_VARIANTS} variants)")
-    return [(f"tune-{i + 1}", {key: value for (key, _), value in zip(axes, combo, strict=True)})
+                         f"{MAX_VARIANTS - 1} (with the baseline, {MAX_VARIANTS} variants); "
+                         "--search optuna --trials N searches larger ranges")
+    return [(f"tune-{i + 1}", {axis.key: value for axis, value in zip(axes, combo, strict=True)})
             for i, combo in enumerate(combos)]
 
 

@@ -117,6 +117,8 @@ class Cluster:
                 if reply.status_code == 200 and reply.json().get("cluster") is True:
                     health: dict[str, Any] = reply.json()
                     return health
+                if reply.status_code in (200, 404):  # up, but no cluster: waiting cannot help
+                    break
             except httpx.HTTPError as exc:
                 last = exc
             time.sleep(0.1)

@@ -73,13 +73,11 @@ def _proxy(proxies: list[FailoverProxy], *ports: int) -> FailoverProxy:
 
 
 def _expected_events(record: dict[str, Any], viewer: int | None) -> list[dict[str, Any]]:
-    """Every event `viewer` may see, as the server sends them, from the stored record alone."""
+    """Every event of the moves that `viewer` may see, as the server sends them, from the stored
+    record alone (the deal's opening events are in the snapshot's view, not in `events`)."""
     rules = get_game(record["game"])
-    parsed = GameRecord.from_json(record)
-    state = start_state(rules, parsed)
-    out = [{**e.to_json(), "index": -1}
-           for e in visible_events(rules.opening_events(state), viewer)]
-    _, steps = replay(rules, parsed)
+    out: list[dict[str, Any]] = []
+    _, steps = replay(rules, GameRecord.from_json(record))
     for i, (_seat, _action, events) in enumerate(steps):
         out.extend({**e.to_json(), "index": i} for e in visible_events(events, viewer))
     result: list[dict[str, Any]] = json.loads(json.dumps(out))  # tuples become lists, as sent

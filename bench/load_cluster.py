@@ -36,7 +36,6 @@ import resource
 import secrets
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -300,10 +299,16 @@ class Load:
         n = len(self.urls)
         g = self.made
         self.made += 1
-        res = await self.http[g % n].post("/api/games", json={
-            "game": "adventure", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
-            "takeover_after_s": None, "turn_clock_s": None,
-        })
+        body = {"game": "adventure", "players": 2,
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                "takeover_after_s": None, "turn_clock_s": None}
+        for attempt in range(3):
+            try:
+                res = await self.http[g % n].post("/api/games", json=body)
+                break
+            except httpx.TransportError:  # a kept-alive connection the server had just closed
+                if attempt == 2:
+                    raise
         res.raise_for_status()
         # Seat 0 on the creating worker, seat 1 on the next one; watchers on the one after.
         seats = [self._ws(g), self._ws(g + 1)]
@@ -322,7 +327,10 @@ class Load:
                 table = self.tables[slot] = await self.new_table(slot)
 
     async def setup(self) -> None:
-        self.http = [httpx.AsyncClient(base_url=u, timeout=60) for u in self.urls]
+        # Idle connections are dropped before uvicorn's own 5 s keep-alive would close them.
+        self.http = [httpx.AsyncClient(base_url=u, timeout=60,
+                                       limits=httpx.Limits(keepalive_expiry=2.0))
+                     for u in self.urls]
         sem = asyncio.Semaphore(50)  # open games 50 at a time: a start-up burst, not a storm
 
         async def one(slot: int) -> Table:
@@ -407,6 +415,9 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
             workers.mark_cpu()
             marks["client_cpu"] = _client_cpu()
             marks["rss_live"] = workers.rss()
+            # Games in each worker's memory: a game lives on every worker one of its sockets is on.
+            marks["live"] = [int(httpx.get(f"{w.url}/api/health", timeout=10).json()["live"])
+                             for w in workers.list]
 
         def end() -> None:
             marks["cpu"] = workers.cpu_since_mark()
@@ -443,7 +454,8 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
         "worker_rss_idle_mb": [r / 2**20 for r in idle],
         "worker_rss_live_mb": [r / 2**20 for r in marks["rss_live"]],
         "worker_rss_end_mb": [r / 2**20 for r in marks["rss_end"]],
-        "kb_per_game": per_game / 1024,
+        "kb_per_game": per_game / 1024, "live_per_worker": marks["live"],
+        "kb_per_copy": (sum(marks["rss_live"]) - sum(idle)) / max(1, sum(marks["live"])) / 1024,
         "client_cpu_pct": 100 * marks["client_cpu"] / elapsed, "client_lag_p99": marks["lag_p99"],
     }
 
@@ -600,7 +612,8 @@ def _print_paced(p: dict[str, Any]) -> None:
         print(f"  worker w{i + 1}: CPU {cpu:.0f}% of a core, RSS idle {idle:.0f} MB, with the "
               f"games {live:.0f} MB, at the end {end:.0f} MB")
     print(f"  memory per live game: {p['kb_per_game']:.0f} KB (all workers' RSS with the games "
-          f"minus idle, / games)")
+          f"minus idle, / games); games held in memory per worker {p['live_per_worker']}, "
+          f"{p['kb_per_copy']:.0f} KB per game held")
     print(f"  client: CPU {p['client_cpu_pct']:.0f}% of a core, its event loop late by "
           f"{p['client_lag_p99']:.1f} ms at p99")
 
@@ -619,4 +632,4 @@ def _print_saturation(rows: list[dict[str, Any]], args: argparse.Namespace) -> N
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -3,17 +3,19 @@
 Two measures, each on its own fresh PostgreSQL database, with a Redis between the workers:
 
 1. **Paced** (`--games`, default 1,000): that many live games of Adventure Cards, two people
-   each, the two seats of a game on two different workers of `--workers` (default 3); each person
+   each, spread over `--workers` (default 3); with `--placement spread` (the default) the two
+   seats of a game are on two different workers and its watchers on the third, so every move
+   crosses workers through Redis; with `--placement game` all of a game's sockets are on one
+   worker (what a proxy choosing the worker by the game id in the path gives). Each person
    thinks 0.5 to 2 s (seeded random) before every move. `--watched` games (default 50) have
-   `--watchers` (default 5) watchers each, on the remaining worker. A game that ends is replaced
-   by a new one, so the count stays. Reported over `--seconds` after a warm-up: act-to-update
-   p50/p99 (on the actor's socket, on the other seat's socket, which is on another worker, and
-   on the watchers'), actions/s, CPU and memory of each worker, memory per live game (the
-   workers' RSS with the games live minus their RSS idle, divided by the number of games) and the
-   CPU the client itself used.
+   `--watchers` (default 5) watchers each. A game that ends is replaced by a new one, so the
+   count stays. Reported over `--seconds` after a warm-up: act-to-update p50/p99 (on the actor's
+   socket, on the other seat's and on the watchers'), actions/s, CPU and memory of each worker,
+   memory per live game (the workers' RSS with the games live minus their RSS idle, divided by
+   the number of games) and the CPU the client itself used.
 2. **Saturation** (`--sat-games`, default 100, no thinking time): actions/s for 1 worker and for
-   `--workers` workers side by side, alternating, `--sat-rounds` times (default 3, medians), plus
-   the one-process default (1 worker on SQLite, no Redis) for comparison.
+   `--workers` workers (placed both ways) side by side, alternating, `--sat-rounds` times
+   (default 3, medians), plus the one-process default (1 worker on SQLite, no Redis).
 
 Everything runs on 127.0.0.1: PostgreSQL and Redis come from scripts/postgres.sh and
 scripts/redis.sh on the bench's own ports and folders (or `--postgres-url` / `--redis-url` on
@@ -164,7 +166,7 @@ class Workers:
 @dataclass
 class Stats:
     own: list[float] = field(default_factory=list)  # act -> update on the actor's socket
-    other: list[float] = field(default_factory=list)  # ... on the other seat's (other worker)
+    other: list[float] = field(default_factory=list)  # ... on the other seat's
     watch: list[float] = field(default_factory=list)  # ... on the watchers' sockets
     actions: int = 0
     finished: int = 0
@@ -283,8 +285,9 @@ class Load:
     """Create games across the workers, open their sockets, and keep them playing."""
 
     def __init__(self, urls: list[str], games: int, watched: int, watchers: int, seed: int,
-                 think: bool) -> None:
+                 think: bool, placement: str = "spread") -> None:
         self.urls, self.games, self.watched, self.watchers = urls, games, watched, watchers
+        self.placement = placement
         self.rng = random.Random(seed)
         self.think = think
         self.stats = Stats()
@@ -310,9 +313,13 @@ class Load:
                 if attempt == 2:
                     raise
         res.raise_for_status()
-        # Seat 0 on the creating worker, seat 1 on the next one; watchers on the one after.
-        seats = [self._ws(g), self._ws(g + 1)]
-        watch = [self._ws(g + 2) for _ in range(self.watchers)] if slot < self.watched else []
+        # "spread": seat 0 on the creating worker, seat 1 on the next one, watchers on the one
+        # after (every move crosses workers); "game": every socket of the game on the creating
+        # worker, as a proxy that picks the worker by the game id in the path would do.
+        step = 1 if self.placement == "spread" else 0
+        seats = [self._ws(g), self._ws(g + step)]
+        watch = ([self._ws(g + 2 * step) for _ in range(self.watchers)]
+                 if slot < self.watched else [])
         table = Table(res.json(), seats, watch, random.Random(self.rng.random()), self.stats)
         await table.open()
         return table
@@ -408,7 +415,7 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
         workers.mark_idle()
         idle = [w.idle_rss for w in workers.list]
         load = Load([w.url for w in workers.list], args.games, args.watched, args.watchers,
-                    args.seed, think=True)
+                    args.seed, think=True, placement=args.placement)
         marks: dict[str, Any] = {}
 
         def measure() -> None:
@@ -444,6 +451,7 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
     per_game = (sum(marks["rss_live"]) - sum(idle)) / args.games
     return {
         "games": args.games, "workers": args.workers, "watched": args.watched,
+        "placement": args.placement,
         "watchers": args.watchers, "seconds": elapsed, "setup_s": marks["setup_s"],
         "actions": s.actions, "actions_per_s": s.actions / elapsed, "finished": s.finished,
         "refused": dict(s.refused),
@@ -461,11 +469,12 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
 
 
 def saturate(n: int, args: argparse.Namespace, pg: str | None, redis_url: str | None,
-             tmp: Path, seed: int) -> dict[str, Any]:
+             tmp: Path, seed: int, placement: str = "spread") -> dict[str, Any]:
     db = Database(pg) if pg else None
     workers = Workers(tmp, n, db.url if db else None, redis_url, pace=False)
     try:
-        load = Load([w.url for w in workers.list], args.sat_games, 0, 0, seed, think=False)
+        load = Load([w.url for w in workers.list], args.sat_games, 0, 0, seed, think=False,
+                    placement=placement)
         marks: dict[str, Any] = {}
 
         def measure() -> None:
@@ -527,6 +536,8 @@ def main() -> None:
     parser.add_argument("--sat-seconds", type=float, default=15.0)
     parser.add_argument("--sat-rounds", type=int, default=3, help="0 skips saturation")
     parser.add_argument("--skip-paced", action="store_true")
+    parser.add_argument("--placement", choices=("spread", "game"), default="spread",
+                        help="paced: each game's sockets across workers (spread) or on one")
     parser.add_argument("--postgres-url", help="a PostgreSQL on loopback (default: start one)")
     parser.add_argument("--redis-url", help="a Redis on loopback (default: start one)")
     parser.add_argument("--seed", type=int, default=1)
@@ -558,10 +569,13 @@ def main() -> None:
                     1, args, None, None, tmp, args.seed + r)})
                 rounds.append({"setup": "1 worker, PostgreSQL + Redis", **saturate(
                     1, args, pg, redis_url, tmp, args.seed + r)})
-                rounds.append({"setup": f"{args.workers} workers, PostgreSQL + Redis", **saturate(
-                    args.workers, args, pg, redis_url, tmp, args.seed + r)})
+                for placement in ("game", "spread"):
+                    rounds.append({
+                        "setup": f"{args.workers} workers, PostgreSQL + Redis, {placement}",
+                        **saturate(args.workers, args, pg, redis_url, tmp, args.seed + r,
+                                   placement)})
                 print(f"saturation round {r + 1}: " + ", ".join(
-                    f"{x['setup']}: {x['actions_per_s']:.0f}/s" for x in rounds[-3:]), flush=True)
+                    f"{x['setup']}: {x['actions_per_s']:.0f}/s" for x in rounds[-4:]), flush=True)
             if rounds:
                 report["saturation"] = _summarise(rounds)
                 _print_saturation(report["saturation"], args)
@@ -596,14 +610,16 @@ def _summarise(rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _print_paced(p: dict[str, Any]) -> None:
     print(f"paced: {p['games']} live games (2 people each, thinking {THINK_S[0]}-{THINK_S[1]} s) "
-          f"on {p['workers']} workers, {p['watchers']} watchers on {p['watched']} of them; "
+          f"on {p['workers']} workers ({p['placement']}), {p['watchers']} watchers on "
+          f"{p['watched']} of them; "
           f"{p['seconds']:.0f} s measured (set-up {p['setup_s']:.0f} s)")
     print(f"  actions: {p['actions']} = {p['actions_per_s']:.0f}/s, games finished "
           f"{p['finished']}, refused {p['refused'] or 'none'}")
     print(f"  act -> update, actor's socket:     p50 {p['own_p50']:.1f} ms, p99 "
           f"{p['own_p99']:.1f} ms ({p['own_n']} measured)")
     print(f"  act -> update, other seat's:       p50 {p['other_p50']:.1f} ms, p99 "
-          f"{p['other_p99']:.1f} ms (another worker, through Redis)")
+          f"{p['other_p99']:.1f} ms"
+          + (" (another worker, through Redis)" if p["placement"] == "spread" else ""))
     print(f"  act -> update, watchers':          p50 {p['watch_p50']:.1f} ms, p99 "
           f"{p['watch_p99']:.1f} ms ({p['watch_n']} measured)")
     for i, (cpu, idle, live, end) in enumerate(zip(
@@ -626,9 +642,9 @@ def _print_saturation(rows: list[dict[str, Any]], args: argparse.Namespace) -> N
         print(f"  {r['setup']:<32} {r['actions_per_s']:6.0f} actions/s  p50 {r['p50']:.1f} ms "
               f"p99 {r['p99']:.1f} ms  worker CPU {cpu}  client CPU {r['client_cpu_pct']:.0f}%")
     base = next(r for r in rows if r["setup"].startswith("1 worker, PostgreSQL"))
-    many = rows[-1]
-    print(f"  {many['workers']} workers / 1 worker (both PostgreSQL + Redis): "
-          f"{many['actions_per_s'] / base['actions_per_s']:.2f}x")
+    for many in rows[-2:]:
+        print(f"  {many['setup']} / 1 worker, PostgreSQL + Redis: "
+              f"{many['actions_per_s'] / base['actions_per_s']:.2f}x")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 # (updates between workers) and N workers (`pocketgalaxy serve`) on consecutive ports.
 #
 #   scripts/cluster.sh up [--workers N]   # N = 1..16, default 3; prints the workers' addresses
-#   scripts/cluster.sh status             # each worker's pid and its /api/health
+#   scripts/cluster.sh status             # each worker's pid and /api/health; Redis; PostgreSQL
 #   scripts/cluster.sh down               # stops everything `up` started (logs are kept)
 #
 # `up` starts afresh: the previous run's database and logs are removed first (a cluster that is
@@ -100,6 +100,8 @@ EOF
   for i in $(seq 2 "$workers"); do
     wait_healthy "$i" $((BASE_PORT + i - 1))
   done
+  printf 'POCKETGALAXY_DATABASE_URL=%s\nPOCKETGALAXY_REDIS_URL=%s\n' "$db_url" "$redis_url" \
+    >"$RUN/cluster.env"
   echo "database  $db_url"
   echo "redis     $redis_url"
   for i in $(seq 1 "$workers"); do
@@ -162,6 +164,17 @@ status() {
     echo "worker w$i http://127.0.0.1:$port/  $state  health: $reply"
   done
   [ "$found" = 1 ] || { echo "cluster.sh: no cluster in $RUN (scripts/cluster.sh up)"; return 1; }
+  if [ -s "$RUN/cluster.env" ]; then
+    local url
+    url=$(sed -n 's/^POCKETGALAXY_REDIS_URL=//p' "$RUN/cluster.env")
+    reply=$(redis-cli -u "$url" ping 2>/dev/null) || reply="no answer"
+    echo "redis    $url  $reply"
+    url=$(sed -n 's/^POCKETGALAXY_DATABASE_URL=//p' "$RUN/cluster.env")
+    port=$(echo "$url" | sed -n 's|.*@127\.0\.0\.1:\([0-9]*\)/.*|\1|p')
+    if (exec 3<>"/dev/tcp/127.0.0.1/${port:-$PG_PORT}") 2>/dev/null; then reply="listening"
+    else reply="not listening"; fi
+    echo "database $url  $reply"
+  fi
 }
 
 case "${1:-}" in

@@ -9,7 +9,7 @@
   contiguous indexes, one row each, and replays under the rules with each seat acting only on
   its own turn.
 
-Each page reaches its worker through a `FailoverProxy` (clusterkit.py), as a real site's reverse
+Each page reaches its worker through a `FailoverProxy` (browsercluster.py), as a real site's reverse
 proxy would send it; the workers are browserkit's `LiveServer`s with the cluster settings.
 """
 
@@ -22,6 +22,7 @@ from typing import Any
 
 import httpx
 import pytest
+from browsercluster import LEASE_TTL_S, Cluster, FailoverProxy, require_cluster_parts
 from browserkit import (
     act_and_wait,
     choose_move,
@@ -32,7 +33,6 @@ from browserkit import (
     open_table,
     require_browser,
 )
-from clusterkit import LEASE_TTL_S, Cluster, FailoverProxy, require_cluster_parts
 
 from pocketgalaxy.core.game import visible_events
 from pocketgalaxy.core.record import GameRecord, replay, start_state

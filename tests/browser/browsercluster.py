@@ -1,4 +1,7 @@
-"""What the cluster tests share: three real workers on one PostgreSQL and one Redis, and a proxy.
+"""What the browser cluster tests share: real workers on one PostgreSQL and one Redis, a proxy.
+
+(Named apart from tests/web/cluster/clusterkit.py: test folders are not packages, so two modules
+of one name would shadow each other when the whole suite runs.)
 
 `Cluster` starts N workers (browserkit's `LiveServer`, i.e. `python -m pocketgalaxy.web.server`,
 the process `pocketgalaxy serve` runs) on free loopback ports, against a fresh PostgreSQL

@@ -630,6 +630,8 @@ def _print_paced(p: dict[str, Any]) -> None:
     print(f"  memory per live game: {p['kb_per_game']:.0f} KB (all workers' RSS with the games "
           f"minus idle, / games); games held in memory per worker {p['live_per_worker']}, "
           f"{p['kb_per_copy']:.0f} KB per game held")
+    per_action = 10 * sum(p["worker_cpu_pct"]) / max(p["actions_per_s"], 1e-9)
+    print(f"  workers' CPU per action: {per_action:.1f} ms (all workers' CPU time / actions)")
     print(f"  client: CPU {p['client_cpu_pct']:.0f}% of a core, its event loop late by "
           f"{p['client_lag_p99']:.1f} ms at p99")
 
@@ -639,8 +641,10 @@ def _print_saturation(rows: list[dict[str, Any]], args: argparse.Namespace) -> N
           f"medians of {rows[0]['rounds']} alternating rounds")
     for r in rows:
         cpu = ", ".join(f"{c:.0f}%" for c in r["worker_cpu_pct"])
-        print(f"  {r['setup']:<32} {r['actions_per_s']:6.0f} actions/s  p50 {r['p50']:.1f} ms "
-              f"p99 {r['p99']:.1f} ms  worker CPU {cpu}  client CPU {r['client_cpu_pct']:.0f}%")
+        per_action = 10 * sum(r["worker_cpu_pct"]) / max(r["actions_per_s"], 1e-9)
+        print(f"  {r['setup']:<40} {r['actions_per_s']:6.0f} actions/s  p50 {r['p50']:.1f} ms "
+              f"p99 {r['p99']:.1f} ms  worker CPU {cpu} ({per_action:.1f} ms of CPU per action)"
+              f"  client CPU {r['client_cpu_pct']:.0f}%")
     base = next(r for r in rows if r["setup"].startswith("1 worker, PostgreSQL"))
     for many in rows[-2:]:
         print(f"  {many['setup']} / 1 worker, PostgreSQL + Redis: "

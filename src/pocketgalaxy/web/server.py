@@ -216,9 +216,10 @@ def run(
         data_dir=Path(data_dir) if data_dir is not None else None, bot_delay_ms=bot_delay_ms,
     )
     settings = dataclasses.replace(settings, allow_empty=allow_empty)
+    # A missing, emptied or unreadable database, or a cluster set up wrong: say so and stop.
     try:
         app = create_app(settings)
-    except (StoreOpenError, PocketGalaxyError) as exc:  # a missing, emptied or unreadable database: say so and stop
+    except (StoreOpenError, PocketGalaxyError) as exc:
         print(f"Pocket Galaxy cannot start: {exc}", file=sys.stderr, flush=True)
         raise SystemExit(2) from exc
     print(

@@ -118,9 +118,6 @@ def load(
     raise error
 
 
-_CONSISTENT_READS = 5  # tries at reading a game's row and its action rows without a commit between
-
-
 def _unavailable(exc: OperationalError) -> WebError:
     log.error("the database cannot be read: %s", _db_detail(exc))
     return WebError("store/failed", "the database cannot be read just now; try again")
@@ -161,22 +158,14 @@ def _checked(store: Store, row: GameRow, rules_for: RulesFor, build: Build[T]) -
         rules = rules_for(row.game)
     except PocketGalaxyError as exc:
         raise Damage(f"it is a game of {row.game!r}, which this server does not know") from exc
-    for _ in range(_CONSISTENT_READS):
-        try:
-            actions = store.load_actions(row.id)
-            again = store.load_game(row.id)
-        except UnreadableRow as exc:
-            raise Damage(exc.reason) from exc
-        except OperationalError as exc:
-            raise _unavailable(exc) from exc
-        except DatabaseError as exc:
-            raise Damage(f"its action rows cannot be read ({_db_detail(exc)})") from exc
-        # Several workers: another one may commit an action between the two reads (each commit
-        # adds a row and the count together). The same count before and after the rows were read
-        # means the rows belong to it; otherwise read both again.
-        if again is None or again.action_count == row.action_count:
-            break
-        row = again
+    try:
+        actions = store.load_actions(row.id)
+    except UnreadableRow as exc:
+        raise Damage(exc.reason) from exc
+    except OperationalError as exc:
+        raise _unavailable(exc) from exc
+    except DatabaseError as exc:
+        raise Damage(f"its action rows cannot be read ({_db_detail(exc)})") from exc
     check_sequence(row, actions)
     check_seats(row)
     try:

@@ -40,7 +40,7 @@ from pocketgalaxy.registry import get_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.cluster]
 
-BOT_DELAY_MS = 150  # computer players take this long, so a game of them lasts some seconds
+BOT_DELAY_MS = 300  # computer players take this long, so a game of them lasts 15 s or so
 FAILOVER_LIMIT_S = LEASE_TTL_S + 12.0  # "within a few seconds", with room for a shared machine
 GAME_LIMIT_S = 150.0
 

@@ -402,6 +402,14 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
 
 
+def _live_games(url: str) -> int:
+    """Games held in a worker's memory (`/api/health`), or -1 if it does not answer in time."""
+    try:
+        return int(httpx.get(f"{url}/api/health", timeout=30).json()["live"])
+    except (httpx.HTTPError, KeyError, ValueError):
+        return -1
+
+
 def _client_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -423,8 +431,7 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
             marks["client_cpu"] = _client_cpu()
             marks["rss_live"] = workers.rss()
             # Games in each worker's memory: a game lives on every worker one of its sockets is on.
-            marks["live"] = [int(httpx.get(f"{w.url}/api/health", timeout=10).json()["live"])
-                             for w in workers.list]
+            marks["live"] = [_live_games(w.url) for w in workers.list]
 
         def end() -> None:
             marks["cpu"] = workers.cpu_since_mark()
@@ -463,7 +470,8 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
         "worker_rss_live_mb": [r / 2**20 for r in marks["rss_live"]],
         "worker_rss_end_mb": [r / 2**20 for r in marks["rss_end"]],
         "kb_per_game": per_game / 1024, "live_per_worker": marks["live"],
-        "kb_per_copy": (sum(marks["rss_live"]) - sum(idle)) / max(1, sum(marks["live"])) / 1024,
+        "kb_per_copy": ((sum(marks["rss_live"]) - sum(idle)) / sum(marks["live"]) / 1024
+                        if min(marks["live"]) > 0 else float("nan")),
         "client_cpu_pct": 100 * marks["client_cpu"] / elapsed, "client_lag_p99": marks["lag_p99"],
     }
 

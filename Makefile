@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play serve test test-fast lint typecheck bench browser-deps clean compile compile-deps pure
+.PHONY: play serve test test-fast lint typecheck bench browser-deps clean compile compile-deps pure \
+	cluster cluster-down
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -20,19 +21,32 @@ play: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/pocketgalaxy serve
 
-## test: install everything the tests need (Chromium and a throwaway PostgreSQL included) and
-## run them all. The web store is tested on SQLite and on PostgreSQL (scripts/postgres.sh).
+## test: install everything the tests need (Chromium, a throwaway PostgreSQL and Redis included)
+## and run them all. The web store is tested on SQLite and on PostgreSQL (scripts/postgres.sh);
+## the cluster tests run three workers on that PostgreSQL and a Redis (scripts/redis.sh).
 test: $(STAMP) browser-deps
 	$(MAKE) compile || echo "WARNING: mypyc build failed: testing the pure-Python rules core"
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	@pg_url=$$(scripts/postgres.sh start) || pg_url=""; \
-	POCKETGALAXY_TEST_POSTGRES_URL="$$pg_url" $(BIN)/python -m pytest -p no:cacheprovider -q; \
-	status=$$?; [ -z "$$pg_url" ] || scripts/postgres.sh stop; exit $$status
+	redis_url=$$(scripts/redis.sh start) || redis_url=""; \
+	POCKETGALAXY_TEST_POSTGRES_URL="$$pg_url" POCKETGALAXY_TEST_REDIS_URL="$$redis_url" \
+	$(BIN)/python -m pytest -p no:cacheprovider -q; \
+	status=$$?; [ -z "$$pg_url" ] || scripts/postgres.sh stop; \
+	[ -z "$$redis_url" ] || scripts/redis.sh stop; exit $$status
 
 ## test-fast: the tests without the browser and the slow statistical checks.
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not browser and not slow"
+
+## cluster: a throwaway clustered table on loopback: PostgreSQL, Redis and 3 workers on ports
+## 8100-8102 (WORKERS=N for another count); `make cluster-down` stops it (scripts/cluster.sh).
+WORKERS ?= 3
+cluster: $(STAMP)
+	scripts/cluster.sh up --workers $(WORKERS)
+
+cluster-down:
+	scripts/cluster.sh down
 
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || ( (command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq chromium)) || echo "WARNING: chromium missing and cannot be installed" )

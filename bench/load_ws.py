@@ -46,10 +46,15 @@ def _free_port() -> int:
         return port
 
 
-def start_server(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
-    """Start `python -m pocketgalaxy.web.server` and wait until uvicorn reports it is up."""
+def start_server(data_dir: Path, *, database_url: str | None = None,
+                 env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
+    """Start `python -m pocketgalaxy.web.server` and wait until uvicorn reports it is up.
+
+    SQLite in `data_dir` unless `database_url` is given; `env` adds settings (load_cluster.py
+    gives each worker its Redis and worker id this way).
+    """
     port = _free_port()
-    db = f"sqlite:///{(data_dir / 'bench.sqlite3').as_posix()}"
+    db = database_url or f"sqlite:///{(data_dir / 'bench.sqlite3').as_posix()}"
     proc = subprocess.Popen(
         [sys.executable, "-m", "pocketgalaxy.web.server", "--host", "127.0.0.1", "--port",
          str(port), "--database-url", db, "--data-dir", str(data_dir), "--bot-delay-ms", "0",
@@ -59,7 +64,7 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
         # all come from one address and answer instantly on purpose, so its own server lifts
         # them (0 = no limit) to measure capacity instead.
         env={**os.environ, "PYTHONUNBUFFERED": "1", "POCKETGALAXY_RATE_PER_S": "10000",
-             "POCKETGALAXY_RATE_BURST": "10000", **UNLIMITED},
+             "POCKETGALAXY_RATE_BURST": "10000", **UNLIMITED, **(env or {})},
     )
     assert proc.stdout is not None
     for line in proc.stdout:

@@ -57,12 +57,20 @@ def _free_port() -> int:
 
 
 class LiveServer:
-    """A uvicorn subprocess serving Pocket Galaxy; restartable on the same port and database."""
+    """A uvicorn subprocess serving Pocket Galaxy; restartable on the same port and database.
 
-    def __init__(self, tmp: Path) -> None:
+    `database_url`, `env` and `bot_delay_ms` are for the cluster tests (test_cluster.py): a
+    worker on a shared PostgreSQL, with its Redis and worker id in its environment.
+    """
+
+    def __init__(self, tmp: Path, *, database_url: str | None = None,
+                 env: dict[str, str] | None = None, bot_delay_ms: int = 0) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = tmp / "browser.sqlite3"
+        self.database_url = database_url or f"sqlite:///{self.database}"
+        self.extra_env = dict(env or {})
+        self.bot_delay_ms = bot_delay_ms
         self.data_dir = tmp / "data"
         self.proc: subprocess.Popen[str] | None = None
         self.output: list[str] = []
@@ -72,12 +80,13 @@ class LiveServer:
         cmd = [
             sys.executable, "-m", "pocketgalaxy.web.server",
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--database-url", f"sqlite:///{self.database}",
+            "--database-url", self.database_url,
             "--data-dir", str(self.data_dir),
-            "--bot-delay-ms", "0",
+            "--bot-delay-ms", str(self.bot_delay_ms),
             "--log-level", "info",
         ]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "ignore"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "ignore",
+               **self.extra_env}
         self.proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT
         )

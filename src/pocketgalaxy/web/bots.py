@@ -20,6 +20,7 @@ from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.limits import is_heavy
 from pocketgalaxy.core.game import Action
 from pocketgalaxy.web.live import Clock, LiveGame
+from pocketgalaxy.web.store import now as store_now
 from pocketgalaxy.web.thinking import Thinker, ThinkingStopped, think, think_fresh
 
 if TYPE_CHECKING:
@@ -63,8 +64,9 @@ class Bots:
 
     # -- after any change -------------------------------------------------------------------
     def after_change(self, live: LiveGame) -> None:
-        """Start the bots if one is to act, and set the clocks right."""
-        if live.abandoned:
+        """Start the bots if one is to act, and set the clocks right (only on the game's owner
+        when several workers serve it: web/cluster/)."""
+        if live.abandoned or not self.hub.runs_timers(live):
             self.forget(live)
             return
         session = live.session
@@ -121,7 +123,7 @@ class Bots:
             log.exception("computer player at seat %s of game %s failed", seat, live.id)
             return False
         async with live.lock:
-            if self.hub.closing or live.abandoned:
+            if self.hub.closing or live.abandoned or not self.hub.runs_timers(live):
                 return False
             if (live.session is not session or live.index != index
                     or session.agents.get(seat) is not agent):
@@ -202,7 +204,8 @@ class Bots:
                 return
             async with live.lock:
                 if (self.hub.closing or live.session is not session or live.index != index
-                        or self.hub.person_to_act(live) != seat):
+                        or self.hub.person_to_act(live) != seat
+                        or not self.hub.runs_timers(live)):
                     return
                 # This task must not be cancelled by the reschedule that the commit triggers.
                 live.clock, live.clock_task = None, None
@@ -241,8 +244,16 @@ class Bots:
     async def _away_expired(self, live: LiveGame, seat: int, seconds: float) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.sleep(seconds)
+            cluster = self.hub.cluster
+            # Several workers: the person may be connected to another one; the count starts
+            # again once they are gone from there too.
+            while cluster is not None and await cluster.present_elsewhere(live.id, seat):
+                while await cluster.present_elsewhere(live.id, seat):
+                    await asyncio.sleep(cluster.tick_s)
+                await asyncio.sleep(seconds)
             async with live.lock:
-                if self.hub.person_to_act(live) != seat or live.connected(seat):
+                if (self.hub.person_to_act(live) != seat or live.connected(seat)
+                        or not self.hub.runs_timers(live)):
                     return
                 live.away_seat, live.away_task = None, None
                 spec = self.hub.default_bot(live.rules.name, seat, len(live.seats))
@@ -274,8 +285,22 @@ class Bots:
                 continue
             if live.idle_since is None:
                 live.idle_since = now
-            elif now - live.idle_since >= limit and not self._thinking(live):
+            elif (now - live.idle_since >= limit and not self._thinking(live)
+                  and self._idle_everywhere(live, limit)):
                 self.hub.abandon(live)
+
+    def _idle_everywhere(self, live: LiveGame, limit: float) -> bool:
+        """Several workers: only the owner abandons, and only when the store says no worker
+        touched the game for `limit` either (a worker with people connected touches it)."""
+        if self.hub.cluster is None:
+            return True
+        if not self.hub.runs_timers(live):
+            return False
+        row = self.hub.store.load_game(live.id)
+        if row is None or (store_now() - row.updated_at).total_seconds() >= limit:
+            return True
+        live.idle_since = time.monotonic() - (store_now() - row.updated_at).total_seconds()
+        return False
 
     @staticmethod
     def _thinking(live: LiveGame) -> bool:

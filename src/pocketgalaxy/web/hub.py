@@ -26,7 +26,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.core.errors import IllegalActionError, MalformedActionError, PocketGalaxyError
@@ -43,6 +43,9 @@ from pocketgalaxy.web.settings import Settings
 from pocketgalaxy.web.store import ActionRow, GameRow, StaleWrite, Store, now
 from pocketgalaxy.web.themes import guard_options
 from pocketgalaxy.web.tokens import hash_token, new_token, token_matches
+
+if TYPE_CHECKING:
+    from pocketgalaxy.web.cluster import Cluster
 
 __all__ = ["Clock", "Conn", "Hub", "LiveGame", "SeatInfo", "encode", "play_link"]
 
@@ -92,6 +95,12 @@ class Hub(SeatRequests):
         self.live: dict[str, LiveGame] = {}
         self.closing = False
         self.bots = Bots(self)
+        # Several workers (web/cluster/): imported only when a Redis URL is set.
+        self.cluster: Cluster | None = None
+        if settings.redis_url:
+            from pocketgalaxy.web.cluster import Cluster
+
+            self.cluster = Cluster(self)
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -101,6 +110,10 @@ class Hub(SeatRequests):
         before = now() - dt.timedelta(seconds=self.settings.abandon_after_s)
         for game_id in self.store.abandon_idle(before):  # not rebuilt: nobody came back
             log.info("game %s abandoned: untouched since before %s", game_id, before.isoformat())
+        if self.cluster is not None:  # each worker loads the games it owns or is asked for
+            await self.cluster.start()
+            self.bots.start()
+            return
         running = self.store.unfinished_ids()
         is_running = set(running)  # membership only; the order comes from the list
         for game_id in running + [g for g in self.store.damaged_ids() if g not in is_running]:
@@ -117,6 +130,8 @@ class Hub(SeatRequests):
     async def stop(self) -> None:
         self.closing = True
         self.bots.stop()
+        if self.cluster is not None:
+            await self.cluster.stop()  # after the timers stop: then the leases are handed back
         for live in self.live.values():
             for conn in list(live.conns):
                 conn.close()
@@ -322,6 +337,7 @@ class Hub(SeatRequests):
         """Take an open human seat from the lobby: a fresh token (the creation one stops)."""
         live = self.get(game_id)
         async with live.lock:
+            await self._fresh(live)
             self._check_playable(live)
             info = self.seat_info(live, seat)
             if not info.is_open or live.session.is_over:
@@ -337,12 +353,14 @@ class Hub(SeatRequests):
             info.claimed = True
             self.store.update_seats(live.id, live.seats_json())
             self._broadcast(live)
+            self.tell(live, "seats")
         return {"token": token, "link": play_link(game_id, info.seat, token)}
 
     async def take_over(self, game_id: str, seat: Any, creator_token: Any, bot: Any) -> None:
         """The creator hands a person's seat to a computer player."""
         live = self.get(game_id)
         async with live.lock:
+            await self._fresh(live)
             self.check_creator(live, creator_token)
             self._check_playable(live)
             info = self.seat_info(live, seat)
@@ -361,12 +379,14 @@ class Hub(SeatRequests):
         self.store.update_seats(live.id, live.seats_json())
         live.session.set_agent(info.seat, agent)
         self._broadcast(live)
+        self.tell(live, "seats")
         self._after_change(live)
 
     async def give_back(self, game_id: str, seat: Any, token: Any) -> None:
         """The seat's person takes it back from the computer player."""
         live = self.get(game_id)
         async with live.lock:
+            await self._fresh(live)
             self.authenticate(live, seat, token)
             self._check_playable(live)
             info = self.seat_info(live, seat)
@@ -376,6 +396,7 @@ class Hub(SeatRequests):
             self.store.update_seats(live.id, live.seats_json())
             live.session.set_agent(info.seat, None)
             self._broadcast(live)
+            self.tell(live, "seats")
             self._after_change(live)
 
     # -- acting ------------------------------------------------------------------------------
@@ -449,11 +470,28 @@ class Hub(SeatRequests):
         if not live.conns:
             live.idle_since = time.monotonic()
         self._broadcast(live)
+        if self.cluster is not None:
+            self.cluster.committed(live)  # the other workers' sockets, after the COMMIT
         self._after_change(live)
         return at
 
     def _broadcast(self, live: LiveGame, *, skip: Conn | None = None) -> None:
         conns.broadcast(live, self.clock_json(live), skip=skip)
+
+    # -- several workers (web/cluster/) ----------------------------------------------------------
+    def tell(self, live: LiveGame, kind: str) -> None:
+        """A stored change other than an action (seats, status): nudge the other workers."""
+        if self.cluster is not None:
+            self.cluster.changed(live, kind)
+
+    async def _fresh(self, live: LiveGame) -> None:
+        """Before changing seats (lock held): take the other workers' latest from the store."""
+        if self.cluster is not None and await self.cluster.catch_up_locked(live):
+            self._broadcast(live)
+
+    def runs_timers(self, live: LiveGame) -> bool:
+        """This worker runs the game's computer players and timers (always, in one process)."""
+        return self.cluster is None or self.cluster.owns(live.id)
 
     # -- connections ---------------------------------------------------------------------------
     def attach(self, live: LiveGame, conn: Conn, seat: int | None, since: int) -> None:
@@ -470,6 +508,8 @@ class Hub(SeatRequests):
         self.live.setdefault(live.id, live)
         live.idle_since = None
         flipped = conns.count(live, seat, +1)
+        if flipped and seat is not None and self.cluster is not None:
+            self.cluster.seen(live, seat)  # for the owner's away timer, on whichever worker
         conn.push(payloads.seat_payload(live, seat, "snapshot", since=since,
                                         clock=self.clock_json(live)))
         if flipped:
@@ -500,6 +540,8 @@ class Hub(SeatRequests):
         except RuntimeError:  # pragma: no cover - only when used outside a server
             return
         self.bots.after_change(live)
+        if self.cluster is not None:
+            self.cluster.after_change(live)  # asks for the lease, or hands it back when over
         if (live.session.is_over or live.abandoned) and not live.conns and (
                 self.live.get(live.id) is live):
             # Finished (or abandoned) and nobody connected: the store holds all of it, and `get`
@@ -528,6 +570,7 @@ class Hub(SeatRequests):
         live.abandoned = True
         self.bots.forget(live)
         self.store.set_status(live.id, "abandoned")
+        self.tell(live, "status")
         log.info("game %s abandoned: nobody connected for %d s", live.id,
                  self.settings.abandon_after_s)
         self._after_change(live)

@@ -101,7 +101,7 @@ def load(
     if row.damage is not None and not recheck:  # found before: refused without a new check
         raise DamagedGame(game_id, row.damage)
     try:
-        result = _checked(store, row, rules_for, build)
+        result = _checked_settled(store, row, rules_for, build)
     except Damage as exc:
         reason, full = exc.reason, exc.full
     else:
@@ -128,6 +128,27 @@ def _store_verdict(store: Store, game_id: str, reason: str | None) -> None:
         store.set_damage(game_id, reason)
     except DatabaseError as exc:  # the refusal stands even if it cannot be written down
         log.error("could not store the integrity verdict of game %s: %s", game_id, exc)
+
+
+def _checked_settled(store: Store, row: GameRow, rules_for: RulesFor, build: Build[T]) -> T:
+    """`_checked`, read again when the game's row changed meanwhile: with several workers an
+    action committed between the two reads (the row, then its actions) looks like a broken log."""
+    for _ in range(2):
+        try:
+            return _checked(store, row, rules_for, build)
+        except Damage:
+            fresh = _reread(store, row.id)
+            if fresh is None or fresh.action_count == row.action_count:
+                raise
+            row = fresh
+    return _checked(store, row, rules_for, build)
+
+
+def _reread(store: Store, game_id: str) -> GameRow | None:
+    try:
+        return store.load_game(game_id)
+    except DatabaseError:
+        return None
 
 
 def _checked(store: Store, row: GameRow, rules_for: RulesFor, build: Build[T]) -> T:

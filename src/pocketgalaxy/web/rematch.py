@@ -125,6 +125,7 @@ async def request(
             if limits is not None:
                 limits.game_created(address)
             _announce(live)
+            hub.tell(live, "rematch")  # several workers: their sockets of this game hear too
         new_id = live.rematch_id
         creator_ok = token_matches(creator_token, live.creator_token_hash)
     assert new_id is not None
@@ -217,6 +218,7 @@ def _hand_over(hub: Hub, new: LiveGame, seat: int, old_token: str) -> str:
         info.claimed = True
     hub.store.update_seats(new.id, new.seats_json())
     hub._broadcast(new)  # the seat is no longer open
+    hub.tell(new, "seats")
     return token
 
 

@@ -104,6 +104,10 @@ def create_app(
 ) -> FastAPI:
     """The web app. `games`, `make_agent` and `agent_names` replace the registries (for tests)."""
     settings = settings or Settings.from_env()
+    if settings.redis_url:  # several workers: refuse SQLite before anything is opened
+        from pocketgalaxy.web.cluster import check_settings
+
+        check_settings(settings.redis_url, settings.resolved_database_url)
     Path(settings.data_dir).mkdir(parents=True, exist_ok=True)
     store = Store(settings.resolved_database_url, data_dir=Path(settings.data_dir),
                   allow_empty=settings.allow_empty)  # StoreOpenError: see run()
@@ -156,6 +160,16 @@ def create_app(
         return SafeJSONResponse(payloads.error_body(err), status_code=exc.status_code,
                                 headers=exc.headers)
 
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """Which worker answers, whether it is one of several, and the games whose computer
+        players and timers it runs (all its unfinished games when it is the only one)."""
+        if hub.cluster is not None:
+            return hub.cluster.health()
+        return {"worker": settings.worker_id, "cluster": False,
+                "leases": sum(1 for g in hub.live.values() if not g.session.is_over),
+                "live": len(hub.live)}
+
     app.include_router(api.router)
     app.include_router(guide.router)  # the How to play pages, /rules and /rules/{game}
     app.include_router(studies.router)  # the data folder's balance studies, /studies
@@ -202,9 +216,10 @@ def run(
         data_dir=Path(data_dir) if data_dir is not None else None, bot_delay_ms=bot_delay_ms,
     )
     settings = dataclasses.replace(settings, allow_empty=allow_empty)
+    # A missing, emptied or unreadable database, or a cluster set up wrong: say so and stop.
     try:
         app = create_app(settings)
-    except StoreOpenError as exc:  # a missing, emptied or unreadable database: say so and stop
+    except (StoreOpenError, PocketGalaxyError) as exc:
         print(f"Pocket Galaxy cannot start: {exc}", file=sys.stderr, flush=True)
         raise SystemExit(2) from exc
     print(

@@ -33,6 +33,10 @@ _ENV = {
     "bot_processes": "POCKETGALAXY_BOT_PROCESSES",
     "bot_threads": "POCKETGALAXY_BOT_THREADS",
     "abandon_after_s": "POCKETGALAXY_ABANDON_AFTER_S",
+    # Several workers (web/cluster/): Redis carries updates and leases, PostgreSQL the games.
+    "redis_url": "POCKETGALAXY_REDIS_URL",
+    "worker_id": "POCKETGALAXY_WORKER_ID",
+    "lease_ttl_s": "POCKETGALAXY_LEASE_TTL_S",
 }
 
 
@@ -95,6 +99,22 @@ class Settings:
     """Worker threads for the other computer players."""
     abandon_after_s: int = 7 * 24 * 3600
     """An unfinished game with nobody connected and no move for this long becomes abandoned."""
+    redis_url: str | None = None
+    """Redis for several workers (web/cluster/); None: one process, in-memory fan-out."""
+    worker_id: str = ""
+    """This worker's name in the cluster (leases, health); empty: `host:port:pid`."""
+    lease_ttl_s: float = 5.0
+    """How long a worker's hold on a game's timers and computer players lasts unrenewed
+    (renewed every third of it); another worker takes the game over after it lapses."""
+
+    def __post_init__(self) -> None:
+        if not self.worker_id:  # frozen: the one derived field is filled in here
+            object.__setattr__(self, "worker_id", f"{self.host}:{self.port}:{os.getpid()}")
+
+    @property
+    def clustered(self) -> bool:
+        """Several workers share the games (a Redis URL is set)."""
+        return bool(self.redis_url)
 
     @classmethod
     def from_env(
@@ -111,7 +131,9 @@ class Settings:
         unknown = sorted(set(values) - known)
         if unknown:
             raise OptionsError(f"unknown server setting(s) {unknown}", allowed=sorted(known))
-        return replace(cls(), **_typed(values))
+        typed = _typed(values)
+        typed.setdefault("worker_id", "")  # derived from the final host and port
+        return replace(cls(), **typed)
 
     @property
     def resolved_database_url(self) -> str:
@@ -129,7 +151,7 @@ def _typed(values: dict[str, Any]) -> dict[str, Any]:
                         "max_text_len", "outbound_queue", "lobby_limit", "bot_processes",
                         "bot_threads", "abandon_after_s"):
                 out[name] = int(value)
-            elif name in ("rate_per_s", "hello_timeout_s", "bot_move_budget_s"):
+            elif name in ("rate_per_s", "hello_timeout_s", "bot_move_budget_s", "lease_ttl_s"):
                 out[name] = float(value)
             elif name in _LIMIT_INTS:
                 out[name] = int(value)
@@ -166,4 +188,5 @@ _RANGES = (
     ("bot_processes", 1, 64),
     ("bot_threads", 1, 64),
     ("abandon_after_s", 1, 10 * 365 * 24 * 3600),
+    ("lease_ttl_s", 0.3, 600.0),
 )

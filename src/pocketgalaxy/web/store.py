@@ -410,13 +410,15 @@ class Store:
         except IntegrityError as exc:
             raise StaleWrite(f"action {idx} of game {game_id} is already stored") from exc
 
-    def load_actions(self, game_id: str) -> list[ActionRow]:
-        """The game's action rows by index. Raises UnreadableRow if a value does not decode."""
+    def load_actions(self, game_id: str, since: int = 0) -> list[ActionRow]:
+        """The game's action rows by index, from index `since` on (another worker's new rows).
+        Raises UnreadableRow if a value does not decode."""
+        wanted = actions_table.c.game_id == game_id
+        if since:
+            wanted = wanted & (actions_table.c.idx >= since)
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(*_RAW_ACTION)
-                .where(actions_table.c.game_id == game_id)
-                .order_by(actions_table.c.idx)
+                sa.select(*_RAW_ACTION).where(wanted).order_by(actions_table.c.idx)
             ).all()
         out = []
         for idx, seat, action, by in rows:
@@ -448,6 +450,22 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(games_table.update().where(games_table.c.id == game_id)
                          .values(updated_at=now()))
+
+    def progress(self, game_ids: list[str]) -> dict[str, tuple[int, str, str]]:
+        """(action count, status, seats as stored JSON text) of each game found, at most 500
+        ids per query: what a worker compares with memory to find changes it was not told of."""
+        out: dict[str, tuple[int, str, str]] = {}
+        with self.engine.connect() as conn:
+            for start in range(0, len(game_ids), 500):
+                chunk = game_ids[start:start + 500]
+                rows = conn.execute(
+                    sa.select(games_table.c.id, games_table.c.action_count,
+                              games_table.c.status, _raw(games_table.c.seats))
+                    .where(games_table.c.id.in_(chunk))
+                )
+                for gid, count, status, seats in rows:
+                    out[str(gid)] = (int(count), str(status), str(seats))
+        return out
 
     def count_actions(self, game_id: str) -> int:
         with self.engine.connect() as conn:

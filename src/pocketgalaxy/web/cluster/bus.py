@@ -1,0 +1,134 @@
+"""The nudges between workers: one Redis pub/sub channel, `pocketgalaxy:games`.
+
+After a worker COMMITs a change to a game it publishes a small JSON nudge
+`{"game": id, "index": n, "kind": "action" | "seats" | "status", "worker": its id}`. A nudge
+carries no state: the receiver reads what changed from the store (the log is the truth), so a
+lost, late or repeated nudge only delays or repeats a cheap read, never shows a wrong game.
+
+One channel for every game rather than one per game: a worker never has to subscribe and
+unsubscribe as games come and go (no window where a fresh game's nudges are missed), and each
+worker simply drops the nudges of games it does not hold. The cost is that every worker reads
+every nudge: about 100 bytes each, a few thousand a second at most at this project's scale.
+
+Publishing never blocks the caller: nudges wait in a queue drained by one task, in order.
+Both sides reconnect by themselves after a Redis outage; the store check (web/cluster/node.py)
+heals whatever was missed meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("pocketgalaxy.web.cluster")
+
+CHANNEL = "pocketgalaxy:games"
+QUEUE_LIMIT = 10_000  # nudges waiting to be published; past it they are dropped (the check heals)
+RETRY_S = 0.5  # pause before reconnecting after a Redis error
+
+Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
+
+
+class Bus:
+    """Publish nudges and hand received ones (from other workers) to `handler`."""
+
+    def __init__(self, redis: Any, worker_id: str, handler: Handler) -> None:
+        self.redis = redis
+        self.worker_id = worker_id
+        self.handler = handler
+        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.tasks: list[asyncio.Task[None]] = []
+        self.subscribed = asyncio.Event()
+        self.dropped = 0  # nudges not published (queue full); counted for the logs and tests
+
+    def start(self) -> None:
+        self.tasks = [asyncio.create_task(self._publish_loop()),
+                      asyncio.create_task(self._listen_loop())]
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.tasks = []
+
+    def publish(self, game_id: str, index: int, kind: str) -> None:
+        """Queue a nudge (never waits; the game's lock may be held)."""
+        if self.outbox.qsize() >= QUEUE_LIMIT:
+            self.dropped += 1
+            return
+        self.outbox.put_nowait(json.dumps(
+            {"game": game_id, "index": index, "kind": kind, "worker": self.worker_id},
+            separators=(",", ":")))
+
+    async def _publish_loop(self) -> None:
+        while True:
+            message = await self.outbox.get()
+            while True:
+                try:
+                    await self.redis.publish(CHANNEL, message)
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # Redis away: wait and retry this same nudge
+                    log.warning("could not publish to Redis (%s); retrying", exc)
+                    await asyncio.sleep(RETRY_S)
+
+    async def _listen_loop(self) -> None:
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(CHANNEL)
+                self.subscribed.set()
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        await self._deliver(message.get("data"))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.subscribed.clear()
+                log.warning("lost the Redis subscription (%s); resubscribing", exc)
+                await asyncio.sleep(RETRY_S)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    async def _deliver(self, data: Any) -> None:
+        nudge = parse(data)
+        if nudge is None or nudge["worker"] == self.worker_id:
+            return  # not ours to read, or our own (already shown here)
+        try:
+            result = self.handler(nudge)
+            if result is not None:
+                await result
+        except Exception:
+            log.exception("a nudge for game %s could not be handled", nudge["game"])
+
+
+def parse(data: Any) -> dict[str, Any] | None:
+    """A received nudge, or None when it is not one (anything else on the channel is ignored)."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    if not isinstance(data, str) or len(data) > 1000:
+        return None
+    try:
+        nudge = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(nudge, dict):
+        return None
+    game, index, kind, worker = (nudge.get(k) for k in ("game", "index", "kind", "worker"))
+    if not (isinstance(game, str) and 1 <= len(game) <= 32 and isinstance(kind, str)
+            and isinstance(worker, str) and isinstance(index, int)
+            and not isinstance(index, bool)):
+        return None
+    return nudge

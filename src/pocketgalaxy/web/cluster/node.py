@@ -1,0 +1,362 @@
+"""One worker's part in a cluster: follow other workers' changes, hold leases, adopt games.
+
+The hub (web/hub.py) calls this object at a few points: after it COMMITs an action or a seat
+change (`committed`, `changed`), to ask whether it may run a game's timers and computer players
+(`owns`), and after any change (`after_change`, which asks for the lease of a running game it
+does not own). Everything else runs on this object's own tasks:
+
+- the bus listener (web/cluster/bus.py) hands over nudges from other workers; a nudge for a game
+  this worker holds in memory starts a catch-up, which reads the new action rows (from the index
+  this worker has reached) and applies them in index order, then fans the update out to this
+  worker's sockets. Per connection the hub sends what lies between the last index sent and the
+  game's index (web/conns.py), so every action reaches every socket once and in order, whatever
+  the nudges did (late, repeated, lost);
+- a tick every third of the lease time renews this worker's leases (a lost one stops that
+  game's timers here), compares every game in memory with the store (heals lost nudges), and
+  adopts running games whose lease nobody holds (their owner died or stopped), a bounded number
+  per tick, in a random order so that several workers share the orphans.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from pocketgalaxy.core.errors import PocketGalaxyError
+from pocketgalaxy.web import rematch
+from pocketgalaxy.web.cluster.bus import Bus
+from pocketgalaxy.web.cluster.lease import Leases
+from pocketgalaxy.web.cluster.presence import Presence
+from pocketgalaxy.web.live import LiveGame, SeatInfo
+
+if TYPE_CHECKING:
+    from pocketgalaxy.web.hub import Hub
+
+log = logging.getLogger("pocketgalaxy.web.cluster")
+
+ADOPT_PER_TICK = 64  # orphaned games one worker takes per tick (the others take the rest)
+
+
+class ClusterError(PocketGalaxyError):
+    """The cluster cannot start as configured (e.g. Redis unreachable, SQLite)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="cluster/setup")
+
+
+def check_settings(redis_url: str, database_url: str) -> None:
+    """Several workers need a shared database server: refuse SQLite with a clear message."""
+    if not database_url.startswith("postgresql"):
+        raise ClusterError(
+            "POCKETGALAXY_REDIS_URL is set (several workers), so the database must be PostgreSQL "
+            "(POCKETGALAXY_DATABASE_URL=postgresql+psycopg://...); a shared SQLite file over many "
+            f"processes is not supported (the database is {database_url.split(':', 1)[0]}); "
+            "unset POCKETGALAXY_REDIS_URL to run one process on SQLite")
+    if not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ClusterError(
+            f"POCKETGALAXY_REDIS_URL must be a redis://, rediss:// or unix:// URL, "
+            f"not {redis_url.split(':', 1)[0]!r}")
+
+
+class Cluster:
+    """This worker's Redis client, bus and leases, and the tasks that use them."""
+
+    def __init__(self, hub: Hub, redis: Any | None = None) -> None:
+        settings = hub.settings
+        assert settings.redis_url is not None
+        check_settings(settings.redis_url, settings.resolved_database_url)
+        if redis is None:
+            import redis.asyncio as aioredis  # only when clustered: one process never loads it
+
+            redis = aioredis.Redis.from_url(settings.redis_url)
+        self.hub = hub
+        self.redis = redis
+        self.worker_id = settings.worker_id
+        self.tick_s = settings.lease_ttl_s / 3
+        self.leases = Leases(redis, self.worker_id, settings.lease_ttl_s)
+        self.bus = Bus(redis, self.worker_id, self.on_nudge)
+        self.presence = Presence(redis, self.worker_id, settings.lease_ttl_s)
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.following: dict[str, asyncio.Task[None]] = {}
+        self.again: set[str] = set()  # games with a nudge that came during their catch-up
+        self.tried: dict[str, float] = {}  # game -> when we last asked for its lease
+        self.skip: set[str] = set()  # games that cannot be rebuilt (damaged): not adopted
+        self.ticker: asyncio.Task[None] | None = None
+        self.stopping = False
+        self.random = random.Random()  # the order orphans are adopted in; no game depends on it
+
+    # -- lifecycle ------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Reach Redis (a clear error if it is not there), then start the bus and the tick."""
+        try:
+            await self.redis.ping()
+        except Exception as exc:
+            raise ClusterError(f"cannot reach Redis at POCKETGALAXY_REDIS_URL: {exc}") from exc
+        self.bus.start()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.bus.subscribed.wait(), 5.0)
+        await self.tick()  # adopt orphans at once, not a tick later
+        self.ticker = asyncio.create_task(self._tick_loop())
+
+    async def stop(self) -> None:
+        """Stop the tasks and hand back every lease, so other workers need not wait for them."""
+        self.stopping = True
+        for task in [self.ticker, *self.tasks, *self.following.values()]:
+            if task is not None:
+                task.cancel()
+        await self.bus.stop()
+        with contextlib.suppress(Exception):
+            await self.leases.release_all()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # -- what the hub asks and tells ----------------------------------------------------------
+    def owns(self, game_id: str) -> bool:
+        return self.leases.owns(game_id)
+
+    def committed(self, live: LiveGame) -> None:
+        """An action of this game was committed here: nudge the other workers."""
+        self.bus.publish(live.id, live.index, "action")
+
+    def changed(self, live: LiveGame, kind: str) -> None:
+        """Seats or status changed here (claim, takeover, return, abandonment, rematch)."""
+        self.bus.publish(live.id, live.index, kind)
+
+    def after_change(self, live: LiveGame) -> None:
+        """Ask for the lease of a running game we hold but do not own (at most once a tick);
+        hand back the lease of a game that has ended or was abandoned."""
+        if self.stopping:
+            return
+        if live.session.is_over or live.abandoned:
+            if live.id in self.leases.held:
+                self._spawn(self.leases.release(live.id))
+            return
+        if self.owns(live.id):
+            return
+        now = time.monotonic()
+        if now - self.tried.get(live.id, -1e9) >= self.tick_s:
+            self.tried[live.id] = now
+            self._spawn(self._adopt(live.id))
+
+    def seen(self, live: LiveGame, seat: int) -> None:
+        """A seat's first connection here: note it at once (the owner's away timer asks)."""
+        self._spawn(self.presence.note([(live.id, seat)]))
+
+    async def present_elsewhere(self, game_id: str, seat: int) -> bool:
+        """Is the seat's person connected to another worker? (Redis away: assume so, so that
+        no one is taken over on a guess.)"""
+        try:
+            return await self.presence.elsewhere(game_id, seat)
+        except Exception as exc:
+            log.warning("could not ask Redis who is connected (%s)", exc)
+            return True
+
+    def health(self) -> dict[str, Any]:
+        held = [g for g in self.leases.held if self.owns(g)]
+        return {"worker": self.worker_id, "cluster": True, "leases": len(held),
+                "live": len(self.hub.live)}
+
+    # -- following other workers -----------------------------------------------------------
+    def on_nudge(self, nudge: dict[str, Any]) -> None:
+        if nudge["game"] in self.hub.live:
+            self.follow(nudge["game"])
+
+    def follow(self, game_id: str) -> None:
+        """Catch the game up with the store (one catch-up at a time per game)."""
+        running = self.following.get(game_id)
+        if running is not None and not running.done():
+            self.again.add(game_id)
+            return
+        self.following[game_id] = asyncio.create_task(self._follow(game_id))
+
+    async def _follow(self, game_id: str) -> None:
+        try:
+            while True:
+                self.again.discard(game_id)
+                await self.catch_up(game_id)
+                if game_id not in self.again:
+                    break
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("could not catch game %s up with the store", game_id)
+        finally:
+            if self.following.get(game_id) is asyncio.current_task():
+                del self.following[game_id]
+
+    async def catch_up(self, game_id: str) -> bool:
+        """Bring the game in memory level with the store and tell this worker's sockets.
+
+        New action rows are applied in index order from the index reached (a seat or status
+        change rebuilds the game from the store instead). True when anything changed."""
+        hub = self.hub
+        live = hub.live.get(game_id)
+        if live is None:
+            return False
+        async with live.lock:
+            if hub.live.get(game_id) is not live:
+                return False
+            changed = await self.catch_up_locked(live)
+            if changed:
+                hub._broadcast(live)
+                hub._after_change(live)
+            return changed
+
+    async def catch_up_locked(self, live: LiveGame) -> bool:
+        """The catch-up itself, the game's lock held (the hub calls it before changing seats,
+        so it writes the seats over the latest ones). Tells no one; True when anything changed."""
+        hub = self.hub
+        game_id = live.id
+        row = await asyncio.to_thread(hub.store.load_game, game_id)
+        if row is None:
+            return False
+        changed = False
+        if row.action_count < live.index:  # cannot happen (rows are never deleted)
+            await self._rebuild(live)
+            changed = True
+        seats = [SeatInfo.from_json(s) for s in row.seats]
+        if [asdict(s) for s in seats] != live.seats_json():
+            self._take_seats(live, seats)
+            changed = True
+        if row.action_count > live.index:
+            rows = await asyncio.to_thread(hub.store.load_actions, game_id, live.index)
+            try:
+                for action in rows:
+                    if action.idx != live.index:
+                        break  # a gap cannot happen (UNIQUE, dense indexes); stop, heal later
+                    live.session.act(action.seat, action.action)
+                    live.by.append(action.by)
+                    changed = True
+            except PocketGalaxyError:
+                log.exception("game %s: a stored action does not apply here; rebuilding",
+                              game_id)
+                await self._rebuild(live)
+                changed = True
+        if row.status == "abandoned" and not live.abandoned:
+            live.abandoned = changed = True
+        if row.rematch_id != live.rematch_id:
+            live.rematch_id, changed = row.rematch_id, True
+            rematch._announce(live)  # its sockets here hear of the rematch, as on its worker
+        if row.creator_token_hash != live.creator_token_hash:  # a rematch's creator came
+            live.creator_token_hash = row.creator_token_hash
+        return changed
+
+    def _take_seats(self, live: LiveGame, seats: list[SeatInfo]) -> None:
+        """Another worker changed the seats: take them, and hand the computer players that a
+        takeover or a return changed to the session (they catch up on the seat's events)."""
+        for old, new in zip(live.seats, seats, strict=True):
+            if old.takeover != new.takeover:
+                agent = self.hub._agent_for(live.rules.name, new, len(seats)) if (
+                    new.takeover is not None) else None
+                live.session.set_agent(new.seat, agent)
+        live.seats = seats
+
+    async def _rebuild(self, live: LiveGame) -> None:
+        fresh = await asyncio.to_thread(self.hub._load, live.id)
+        live.session, live.seats, live.by = fresh.session, fresh.seats, fresh.by
+
+    # -- the tick: leases, the store check, orphans ----------------------------------------------
+    async def _tick_loop(self) -> None:
+        while not self.stopping:
+            await asyncio.sleep(self.tick_s * (0.8 + 0.4 * self.random.random()))
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis or the database away: the next tick tries again
+                log.warning("cluster tick failed: %s", exc)
+
+    async def tick(self) -> None:
+        """Renew, note who is connected here, check, adopt (one round; tests call it too)."""
+        await self._renew()
+        await self.presence.note(
+            (live.id, seat) for live in list(self.hub.live.values())
+            for seat, n in sorted(live.seat_conns.items()) if n > 0)
+        await self.check()
+        await self.adopt_orphans()
+
+    async def _renew(self) -> None:
+        try:
+            lost = await self.leases.renew_all()
+        except Exception as exc:
+            log.warning("could not renew leases (%s); they lapse unless Redis comes back", exc)
+            lost = []
+        for game_id in lost:
+            log.info("lost the lease of game %s; its timers stop here", game_id)
+        # Timers of games whose lease lapsed or was lost stop here (the new owner runs them).
+        now = time.monotonic()
+        self.tried = {g: t for g, t in self.tried.items() if now - t < 60 * self.tick_s}
+        for live in list(self.hub.live.values()):
+            if not self.owns(live.id) and self._has_timers(live):
+                self.hub.bots.forget(live)
+            if not self.owns(live.id) and not live.conns and self.hub.live.get(live.id) is live:
+                del self.hub.live[live.id]  # nobody here needs it: its owner keeps it
+
+    @staticmethod
+    def _has_timers(live: LiveGame) -> bool:
+        return any(t is not None for t in (live.bot_task, live.clock_task, live.away_task))
+
+    async def check(self) -> None:
+        """Compare every game in memory with the store; catch up those that differ."""
+        ids = list(self.hub.live)
+        if not ids:
+            return
+        stored = await asyncio.to_thread(self.hub.store.progress, ids)
+        for game_id, (count, status, seats_text) in stored.items():
+            live = self.hub.live.get(game_id)
+            if live is None:
+                continue
+            seats = _seats(seats_text)
+            if (count != live.index or (status == "abandoned") != live.abandoned
+                    or (seats is not None and seats != live.seats_json())):
+                self.follow(game_id)
+
+    async def adopt_orphans(self) -> None:
+        """Take the lease of running games that nobody holds (bounded per tick)."""
+        ids = await asyncio.to_thread(self.hub.store.unfinished_ids)
+        free = [g for g in ids if g not in self.leases.held and g not in self.skip]
+        if not free:
+            return
+        holders = await self.leases.holders(free)
+        orphans = [g for g in free if holders.get(g) is None]
+        self.random.shuffle(orphans)
+        for game_id in orphans[:ADOPT_PER_TICK]:
+            await self._adopt(game_id)
+
+    async def _adopt(self, game_id: str) -> None:
+        if self.stopping or not await self.leases.acquire(game_id):
+            return
+        hub = self.hub
+        live = hub.live.get(game_id)
+        if live is None:
+            try:
+                live = await asyncio.to_thread(hub._load, game_id)
+            except PocketGalaxyError as exc:
+                log.error("game %s cannot be rebuilt here: %s", game_id, exc.message)
+                self.skip.add(game_id)
+                await self.leases.release(game_id)
+                return
+            live = hub.live.setdefault(game_id, live)
+        else:
+            await self.catch_up(game_id)  # it may have moved on while we did not own it
+        log.info("worker %s now runs game %s", self.worker_id, game_id)
+        hub._after_change(live)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+def _seats(text: str) -> list[dict[str, Any]] | None:
+    try:
+        data = json.loads(text)
+        return [asdict(SeatInfo.from_json(s)) for s in data]
+    except (ValueError, TypeError, AttributeError):
+        return None  # unreadable here: the integrity check reports it when the game is loaded

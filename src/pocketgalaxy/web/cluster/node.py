@@ -111,10 +111,10 @@ class Cluster:
             if task is not None:
                 task.cancel()
         await self.bus.stop()
+        with contextlib.suppress(Exception):  # Redis away: the leases lapse by themselves
+            await asyncio.wait_for(self.leases.release_all(), 2.0)
         with contextlib.suppress(Exception):
-            await self.leases.release_all()
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+            await asyncio.wait_for(self.redis.aclose(), 2.0)
 
     # -- what the hub asks and tells ----------------------------------------------------------
     def owns(self, game_id: str) -> bool:
@@ -349,9 +349,19 @@ class Cluster:
         hub._after_change(live)
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.create_task(coro)
+        task = asyncio.create_task(_logged(coro))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+
+async def _logged(coro: Any) -> None:
+    """Run a background step; Redis or the database away is logged, the next tick retries."""
+    try:
+        await coro
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        log.warning("cluster step failed: %s", exc)
 
 
 def _seats(text: str) -> list[dict[str, Any]] | None:

@@ -37,16 +37,10 @@ async def wait_for(check: Callable[[], bool], what: str, timeout: float = 10.0) 
 async def crash(hub: Hub) -> None:
     """Stop a worker as kill -9 would, as far as the others can tell: its tasks stop, nothing
     is handed back (its leases lapse by themselves) and it writes nothing more."""
-    hub.closing = True
+    hub.closing = True  # no commit from here on (the hub checks it before every write)
     hub.bots.stop()
-    cluster = hub.cluster
-    assert cluster is not None
-    cluster.stopping = True
-    for task in [cluster.ticker, *cluster.tasks, *cluster.following.values()]:
-        if task is not None:
-            task.cancel()
-    await cluster.bus.stop()
-    await cluster.redis.aclose()
+    assert hub.cluster is not None
+    await hub.cluster.stop(hand_back=False)
 
 
 def _messages(conn: Conn) -> list[dict[str, Any]]:

@@ -29,6 +29,7 @@ log = logging.getLogger("pocketgalaxy.web.cluster")
 CHANNEL = "pocketgalaxy:games"
 QUEUE_LIMIT = 10_000  # nudges waiting to be published; past it they are dropped (the check heals)
 RETRY_S = 0.5  # pause before reconnecting after a Redis error
+STOP_WAIT_S = 2.0  # longest a stop waits for the loops
 
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 
@@ -40,21 +41,25 @@ class Bus:
         self.redis = redis
         self.worker_id = worker_id
         self.handler = handler
-        self.outbox: asyncio.Queue[str] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()  # None: stop
         self.tasks: list[asyncio.Task[None]] = []
         self.subscribed = asyncio.Event()
         self.dropped = 0  # nudges not published (queue full); counted for the logs and tests
+        self.stopping = False
 
     def start(self) -> None:
         self.tasks = [asyncio.create_task(self._publish_loop()),
                       asyncio.create_task(self._listen_loop())]
 
     async def stop(self) -> None:
+        """Stop both loops. They also stop by themselves on the flag: a cancellation that
+        redis-py swallows inside a call must not leave a loop (and so the stop) waiting."""
+        self.stopping = True
+        self.outbox.put_nowait(None)
         for task in self.tasks:
             task.cancel()
-        for task in self.tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self.tasks:
+            await asyncio.wait(self.tasks, timeout=STOP_WAIT_S)
         self.tasks = []
 
     def publish(self, game_id: str, index: int, kind: str) -> None:
@@ -67,9 +72,9 @@ class Bus:
             separators=(",", ":")))
 
     async def _publish_loop(self) -> None:
-        while True:
+        while not self.stopping:
             message = await self.outbox.get()
-            while True:
+            while message is not None and not self.stopping:
                 try:
                     await self.redis.publish(CHANNEL, message)
                     break
@@ -80,12 +85,12 @@ class Bus:
                     await asyncio.sleep(RETRY_S)
 
     async def _listen_loop(self) -> None:
-        while True:
+        while not self.stopping:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(CHANNEL)
                 self.subscribed.set()
-                while True:
+                while not self.stopping:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is not None:
                         await self._deliver(message.get("data"))

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pocketgalaxy.web.cluster")
 
 ADOPT_PER_TICK = 64  # orphaned games one worker takes per tick (the others take the rest)
+STOP_WAIT_S = 5.0  # longest a stop waits for the catch-ups and the tick under way
 
 
 class ClusterError(PocketGalaxyError):
@@ -88,6 +89,7 @@ class Cluster:
         self.tried: dict[str, float] = {}  # game -> when we last asked for its lease
         self.skip: set[str] = set()  # games that cannot be rebuilt (damaged): not adopted
         self.ticker: asyncio.Task[None] | None = None
+        self.wake = asyncio.Event()  # set on stop: the tick loop ends without waiting
         self.stopping = False
         self.random = random.Random()  # the order orphans are adopted in; no game depends on it
 
@@ -104,17 +106,26 @@ class Cluster:
         await self.tick()  # adopt orphans at once, not a tick later
         self.ticker = asyncio.create_task(self._tick_loop())
 
-    async def stop(self) -> None:
-        """Stop the tasks and hand back every lease, so other workers need not wait for them."""
+    async def stop(self, *, hand_back: bool = True) -> None:
+        """Stop the tasks and hand back every lease, so other workers need not wait for them
+        (`hand_back=False`: let them lapse, as a killed worker's do; the tests use it).
+
+        The tasks are let finish rather than cancelled at once: a cancelled task would leave
+        its store read running in a thread after the store is disposed."""
         self.stopping = True
-        for task in [self.ticker, *self.tasks, *self.following.values()]:
-            if task is not None:
+        self.wake.set()
+        pending = [t for t in [self.ticker, *self.tasks, *self.following.values()]
+                   if t is not None and not t.done()]
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=STOP_WAIT_S)
+            for task in late:
                 task.cancel()
         await self.bus.stop()
+        if hand_back:
+            with contextlib.suppress(Exception):  # Redis away: the leases lapse by themselves
+                await asyncio.wait_for(self.leases.release_all(), 2.0)
         with contextlib.suppress(Exception):
-            await self.leases.release_all()
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+            await asyncio.wait_for(self.redis.aclose(), 2.0)
 
     # -- what the hub asks and tells ----------------------------------------------------------
     def owns(self, game_id: str) -> bool:
@@ -169,6 +180,8 @@ class Cluster:
 
     def follow(self, game_id: str) -> None:
         """Catch the game up with the store (one catch-up at a time per game)."""
+        if self.stopping:
+            return
         running = self.following.get(game_id)
         if running is not None and not running.done():
             self.again.add(game_id)
@@ -264,7 +277,11 @@ class Cluster:
     # -- the tick: leases, the store check, orphans ----------------------------------------------
     async def _tick_loop(self) -> None:
         while not self.stopping:
-            await asyncio.sleep(self.tick_s * (0.8 + 0.4 * self.random.random()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(),
+                                       self.tick_s * (0.8 + 0.4 * self.random.random()))
+            if self.stopping:
+                return
             try:
                 await self.tick()
             except asyncio.CancelledError:
@@ -349,9 +366,19 @@ class Cluster:
         hub._after_change(live)
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.create_task(coro)
+        task = asyncio.create_task(_logged(coro))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+
+async def _logged(coro: Any) -> None:
+    """Run a background step; Redis or the database away is logged, the next tick retries."""
+    try:
+        await coro
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        log.warning("cluster step failed: %s", exc)
 
 
 def _seats(text: str) -> list[dict[str, Any]] | None:

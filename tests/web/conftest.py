@@ -76,17 +76,13 @@ def receive_until() -> Callable[..., dict[str, Any]]:
     return play_until
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The store under test: SQLite in a temp folder, and a fresh PostgreSQL database.
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test, dropped afterwards.
 
     PostgreSQL comes from `make test` (scripts/postgres.sh sets POCKETGALAXY_TEST_POSTGRES_URL).
-    Without it the PostgreSQL cases skip, unless POCKETGALAXY_REQUIRE_POSTGRES=1 (CI), when they
-    fail.
+    Without it the test skips, unless POCKETGALAXY_REQUIRE_POSTGRES=1 (CI), when it fails.
     """
-    if request.param == "sqlite":
-        yield f"sqlite:///{(tmp_path / 'store.sqlite3').as_posix()}"
-        return
     base = os.environ.get("POCKETGALAXY_TEST_POSTGRES_URL")
     if not base:
         if os.environ.get("POCKETGALAXY_REQUIRE_POSTGRES") == "1":
@@ -105,3 +101,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The store under test: SQLite in a temp folder, and a fresh PostgreSQL database (`pg_url`)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{(tmp_path / 'store.sqlite3').as_posix()}"
+    url: str = request.getfixturevalue("pg_url")
+    return url

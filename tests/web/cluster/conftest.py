@@ -4,15 +4,13 @@ test, and workers (hubs) started on them inside one event loop.
 Redis: `redis-server` on a free loopback port, no persistence, stopped at the end of the
 session. A missing `redis-server` FAILS the tests (install it: `apt-get install redis-server`,
 which `make test` does through scripts/redis.sh). PostgreSQL comes from `make test`
-(POCKETGALAXY_TEST_POSTGRES_URL), as for the store's tests: without it these tests skip, unless
-POCKETGALAXY_REQUIRE_POSTGRES=1 (CI), where they fail.
+(POCKETGALAXY_TEST_POSTGRES_URL) through tests/web/conftest.py's `pg_url`, as for the store's
+tests: without it these tests skip, unless POCKETGALAXY_REQUIRE_POSTGRES=1 (CI), where they fail.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import secrets
 import shutil
 import socket
 import subprocess
@@ -63,29 +61,6 @@ def redis_url() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A fresh PostgreSQL database for one test (dropped afterwards)."""
-    base = os.environ.get("POCKETGALAXY_TEST_POSTGRES_URL")
-    if not base:
-        if os.environ.get("POCKETGALAXY_REQUIRE_POSTGRES") == "1":
-            pytest.fail("POCKETGALAXY_REQUIRE_POSTGRES=1 but no POCKETGALAXY_TEST_POSTGRES_URL "
-                        "(run the tests with `make test`, which starts scripts/postgres.sh)")
-        pytest.skip("no PostgreSQL for this run (make test starts one)")
-    import sqlalchemy as sa
-
-    name = f"pg_cluster_{secrets.token_hex(6)}"
-    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield sa.engine.make_url(base).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture

@@ -118,7 +118,10 @@ def main(argv: list[str] | None = None) -> None:
 
 def speed_path() -> str:
     """"compiled" or "pure", as the rules core really loaded (docs/speed.md)."""
-    from pocketgalaxy import speedpath
+    try:
+        from pocketgalaxy import speedpath
+    except ImportError:  # a tree from before the compiled path (`--compare` of an old commit)
+        return "pure"
 
     return "compiled" if speedpath.status()["compiled"] else "pure"
 

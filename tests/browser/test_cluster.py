@@ -138,9 +138,14 @@ def test_two_browsers_on_two_workers_and_a_watcher_on_the_third_survive_a_kill_9
 
     w2.kill()
     # Grace's page lost its socket; it reconnects by itself, now through w1, at the same move.
+    # Wait for the reconnection itself first: just after the kill the page may still say 'open'
+    # because its socket's end has not reached it yet.
+    deadline = time.monotonic() + FAILOVER_LIMIT_S
+    while grace_proxy.used[w1.port] < 1:
+        assert time.monotonic() < deadline, f"Grace's page did not reconnect: {grace_proxy.used}"
+        time.sleep(0.05)
     grace.wait_for_function("([i]) => document.body.dataset.connection === 'open'"
                             " && Number(document.body.dataset.index) === i", arg=[len(acked)])
-    assert grace_proxy.used[w1.port] >= 1
     assert w1.api("GET", f"/api/games/{game_id}")["index"] == len(acked)
 
     play(10_000)

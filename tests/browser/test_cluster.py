@@ -84,8 +84,10 @@ def _expected_events(record: dict[str, Any], viewer: int | None) -> list[dict[st
     return result
 
 
-def _assert_log_is_whole(cluster: Cluster, game_id: str, record: dict[str, Any]) -> None:
-    """One stored row per index, 0..n-1, matching the record; every step legal for its seat."""
+def _assert_log_is_whole(cluster: Cluster, game_id: str, record: dict[str, Any]
+                         ) -> dict[str, Any]:
+    """One stored row per index, 0..n-1, matching the record; every step legal for its seat.
+    Returns the outcome the log replays to, for the caller to hold against what pages showed."""
     stored = cluster.stored_actions(game_id)
     assert [idx for idx, _, _ in stored] == list(range(len(record["actions"])))
     assert [seat for _, seat, _ in stored] == [a["seat"] for a in record["actions"]]
@@ -95,7 +97,10 @@ def _assert_log_is_whole(cluster: Cluster, game_id: str, record: dict[str, Any])
         # Only the seat whose turn it is acts: a second move for one turn would fail here.
         assert rules.to_act(state) == step["seat"], f"step {i}: seat {step['seat']} out of turn"
         state, _ = rules.apply(state, step["seat"], rules.parse_action(step["action"]))
-    assert rules.outcome(state) is not None
+    outcome = rules.outcome(state)
+    assert outcome is not None, "the stored log does not reach the end of the game"
+    replayed: dict[str, Any] = json.loads(json.dumps(outcome.to_json()))
+    return replayed
 
 
 def test_two_browsers_on_two_workers_and_a_watcher_on_the_third_survive_a_kill_9(
@@ -156,7 +161,7 @@ def test_two_browsers_on_two_workers_and_a_watcher_on_the_third_survive_a_kill_9
     record = w3.api("GET", f"/api/games/{game_id}/record")
     # Nothing acknowledged lost, nothing added: the stored log is exactly the moves made.
     assert [{"seat": a["seat"], "action": a["action"]} for a in record["actions"]] == acked
-    _assert_log_is_whole(cluster, game_id, record)
+    replayed = _assert_log_is_whole(cluster, game_id, record)
     assert all(by == "person" for _, _, by in cluster.stored_actions(game_id))
     # Every page shows every move: each one's events are exactly what its seat may see.
     assert watcher.evaluate("window.__pocketgalaxy.events") == _expected_events(record, None)
@@ -164,7 +169,7 @@ def test_two_browsers_on_two_workers_and_a_watcher_on_the_third_survive_a_kill_9
     assert grace.evaluate("window.__pocketgalaxy.events") == _expected_events(record, 1)
     for page in (ada, grace, watcher):
         assert index_of(page) == len(acked)
-        assert last_of(page)["outcome"] == last_of(watcher)["outcome"]
+        assert last_of(page)["outcome"] == replayed
         assert page.locator("#outcome").is_visible()
 
 
@@ -219,10 +224,11 @@ def test_computer_players_go_on_after_their_owner_is_killed_and_never_move_twice
         time.sleep(0.1)
 
     record = others[0].api("GET", f"/api/games/{game_id}/record")
-    _assert_log_is_whole(cluster, game_id, record)
+    replayed = _assert_log_is_whole(cluster, game_id, record)
     assert all(by == "bot" for _, _, by in cluster.stored_actions(game_id))
     assert len(record["actions"]) > at_kill
     watcher.wait_for_function("document.body.dataset.status === 'over'")
+    assert last_of(watcher)["outcome"] == replayed
     # The watcher saw every move exactly once (a double move would show twice or not replay).
     assert watcher.evaluate("window.__pocketgalaxy.events") == _expected_events(record, None)
     assert index_of(watcher) == len(record["actions"])

@@ -15,10 +15,11 @@ interrupted (Ctrl-C): leaving the loop closes the pool.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
-from multiprocessing.context import BaseContext
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -49,6 +50,8 @@ def chunk_size(total: int, workers: int, cap: int) -> int:
 
 def pool_context() -> BaseContext:
     """fork starts workers fastest (Linux); elsewhere spawn gives the same results."""
+    import multiprocessing  # here, not at the top: the command line imports this module to start
+
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     return multiprocessing.get_context(method)
 

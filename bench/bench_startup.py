@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> None:
         if "before" in row:
             was = row["before"]
             line += (f"   before: wall {was['wall_s']:6.3f}  cpu {was['cpu_s']:6.3f}"
-                     f"  (x{was['wall_s'] / max(now['wall_s'], 1e-9):.2f} faster)")
+                     f"  (x{was['wall_s'] / max(now['wall_s'], 1e-9):.2f} wall, "
+                     f"x{was['cpu_s'] / max(now['cpu_s'], 1e-9):.2f} cpu)")
         print(line)
 
 

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from pocketgalaxy.agents.adventure import MemoryAgent
-from pocketgalaxy.agents.adventure_sampler import make_ismcts
+from pocketgalaxy.agents.adventure.search import make_ismcts
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.ismcts import ISMCTSAgent
 from pocketgalaxy.core.game import Action, visible_events

@@ -3,6 +3,8 @@
 import ast
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parents[1] / "src" / "pocketgalaxy"
 SHELLS = ("agents", "cli", "web", "sim", "rl", "session", "registry")
 
@@ -58,11 +60,16 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def test_the_perils_players_import_no_circle() -> None:
-    """agents/perils/ is one package whose modules import each other one way only."""
-    root = SRC / "agents" / "perils"
+PLAYER_PACKAGES = {"perils": 8, "adventure": 5}
+"""Each game's computer players are one package split by job (at least this many modules)."""
+
+
+@pytest.mark.parametrize("game", sorted(PLAYER_PACKAGES))
+def test_the_players_of_each_game_import_no_circle(game: str) -> None:
+    """agents/<game>/ is one package whose modules import each other one way only."""
+    root = SRC / "agents" / game
     files = sorted(root.rglob("*.py"))
-    assert len(files) >= 8, "agents/perils/ should be split by job"
+    assert len(files) >= PLAYER_PACKAGES[game], f"agents/{game}/ should be split by job"
     names = {_module_name(p): p for p in files}
     graph = {name: {m for m in _imports(path) if m in names and m != name}
              for name, path in names.items()}
@@ -83,11 +90,12 @@ def test_the_perils_players_import_no_circle() -> None:
         assert len(path.read_text(encoding="utf-8").splitlines()) <= 600, path.name
 
 
-def test_each_perils_player_module_imports_alone() -> None:
+@pytest.mark.parametrize("game", sorted(PLAYER_PACKAGES))
+def test_each_player_module_imports_alone(game: str) -> None:
     import subprocess
     import sys
 
-    root = SRC / "agents" / "perils"
+    root = SRC / "agents" / game
     for path in sorted(root.rglob("*.py")):
         name = _module_name(path)
         done = subprocess.run([sys.executable, "-c", f"import {name}"], capture_output=True,

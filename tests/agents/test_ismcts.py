@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from pocketgalaxy.agents.adventure_sampler import AdventureDeterminizer, make_ismcts
+from pocketgalaxy.agents.adventure.search import AdventureDeterminizer, make_ismcts
 from pocketgalaxy.agents.ismcts import Determinizer, ISMCTSAgent, Sampler
 from pocketgalaxy.agents.registry import agent_names, make_agent
 from pocketgalaxy.core.errors import PocketGalaxyError

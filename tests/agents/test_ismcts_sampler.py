@@ -14,14 +14,9 @@ from typing import Any
 import pytest
 
 from pocketgalaxy.agents.adventure import MemoryAgent
-from pocketgalaxy.agents.adventure_memory import SLOT
-from pocketgalaxy.agents.adventure_sampler import (
-    TABLE,
-    AdventureDeterminizer,
-    Knowledge,
-    _feasible,
-    consistent_with,
-)
+from pocketgalaxy.agents.adventure.deals import TABLE, Knowledge, consistent_with, feasible
+from pocketgalaxy.agents.adventure.memory import SLOT
+from pocketgalaxy.agents.adventure.search import AdventureDeterminizer
 from pocketgalaxy.agents.ismcts import FastRandom
 from pocketgalaxy.core.game import visible_events
 from pocketgalaxy.core.rng import Rng
@@ -130,10 +125,10 @@ def test_a_requester_is_known_not_to_hold_the_card_it_asked_for() -> None:
 
 def test_feasibility_is_halls_condition() -> None:
     # two cards that only place 0 may hold, but place 0 has room for one
-    assert not _feasible([0b01, 0b01], [1, 1])
-    assert _feasible([0b01, 0b11], [1, 1])
-    assert not _feasible([0b11], [1, 1])  # the counts must match exactly
-    assert _feasible([0b10, 0b01, 0b11], [2, 1])
+    assert not feasible([0b01, 0b01], [1, 1])
+    assert feasible([0b01, 0b11], [1, 1])
+    assert not feasible([0b11], [1, 1])  # the counts must match exactly
+    assert feasible([0b10, 0b01, 0b11], [2, 1])
 
 
 def test_the_exact_dealer_finds_the_only_deal_the_quick_one_may_miss() -> None:

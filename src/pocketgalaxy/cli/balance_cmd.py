@@ -11,24 +11,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
 from pocketgalaxy.cli.common import console, fail, handle_errors, pick_seed, progress_bar
-from pocketgalaxy.sim.balance.ladder import (
-    ladder_jobs,
-    ladder_measures,
-    run_ladder,
-    write_ladder_rows,
-)
-from pocketgalaxy.sim.balance.measures import measure, precise_enough
-from pocketgalaxy.sim.balance.report import write_report
-from pocketgalaxy.sim.balance.run import run_study
-from pocketgalaxy.sim.balance.search import SEARCHES, Axis, Trial, parse_axes, tune_with_optuna
-from pocketgalaxy.sim.balance.study import Study, load_study_file, study_from_flags
-from pocketgalaxy.sim.balance.tune import Target, grid_variants, parse_target, rank
+
+if TYPE_CHECKING:  # the studies (NumPy, SciPy, statsmodels) load when a balance command runs
+    from pocketgalaxy.sim.balance.search import Axis, Trial
+    from pocketgalaxy.sim.balance.study import Study
+    from pocketgalaxy.sim.balance.tune import Target
 
 balance_app = typer.Typer(
     help="Compare rule variants on the same deals: win rates, paired tests, plots, a report.",
@@ -96,6 +89,9 @@ def _variant_flags(game: str, variant: list[str] | None, tune: list[str] | None,
                    ) -> tuple[list[str], Target | None]:
     """The --variant flags, plus one per --tune combination (after the baseline); with
     --search optuna the trials are asked for later (`_run`)."""
+    from pocketgalaxy.sim.balance.search import SEARCHES
+    from pocketgalaxy.sim.balance.tune import grid_variants, parse_target
+
     flags = list(variant or [])
     if search not in SEARCHES:
         raise fail(f"--search {search!r}: use {' or '.join(SEARCHES)}")
@@ -122,6 +118,8 @@ def _optuna(game: str, search: str, tune: list[str] | None, trials: int
             ) -> tuple[list[Axis], int] | None:
     if search != "optuna" or not tune:
         return None
+    from pocketgalaxy.sim.balance.search import parse_axes
+
     return parse_axes(game, tune), trials
 
 
@@ -129,6 +127,12 @@ def _run(study: Study, workers: int, out: Path | None, as_json: bool,
          target: Target | None = None, backend: str = "processes",
          address: str | None = None, ladder: int | None = None,
          optuna: tuple[list[Axis], int] | None = None) -> None:
+    from pocketgalaxy.sim.balance.measures import measure, precise_enough
+    from pocketgalaxy.sim.balance.report import write_report
+    from pocketgalaxy.sim.balance.run import run_study
+    from pocketgalaxy.sim.balance.search import tune_with_optuna
+    from pocketgalaxy.sim.balance.tune import rank
+
     if not 1 <= workers <= MAX_WORKERS:
         raise fail(f"--workers {workers}: use 1..{MAX_WORKERS}")
     if backend not in ("processes", "ray"):
@@ -183,6 +187,13 @@ def _ladder(study: Study, games: int, workers: int, as_json: bool, folder: Path
             ) -> dict[str, Any]:
     """The skill ladder on the baseline's options and the study's deals (local processes);
     its games go to FOLDER/ladder.csv."""
+    from pocketgalaxy.sim.balance.ladder import (
+        ladder_jobs,
+        ladder_measures,
+        run_ladder,
+        write_ladder_rows,
+    )
+
     base = study.baseline
     teller = (base.players or study.players)[1] if study.game == "perils" else "teller"
     jobs = ladder_jobs(study.game, base.options, study.seed, games, teller=teller)
@@ -249,6 +260,8 @@ def balance_perils(
     teller: Annotated[str, typer.Option("--teller", help="Computer Teller.")] = "teller",
 ) -> None:
     """Perils & Pathways: the Hero's win rate, survival by round, causes of loss, per variant."""
+    from pocketgalaxy.sim.balance.study import load_study_file, study_from_flags
+
     flags, aim = _variant_flags("perils", variant, tune, target, search)
     if study_file is not None:
         study = load_study_file(study_file, game="perils", games=n, seed=seed)
@@ -276,6 +289,8 @@ def balance_adventure(
                                          "comma separated.")] = "memory,memory,forgetful,random",
 ) -> None:
     """Adventure Cards: seat and player win shares, first-player edge, balance, lead changes."""
+    from pocketgalaxy.sim.balance.study import load_study_file, study_from_flags
+
     flags, aim = _variant_flags("adventure", variant, tune, target, search)
     if study_file is not None:
         study = load_study_file(study_file, game="adventure", games=n, seed=seed)

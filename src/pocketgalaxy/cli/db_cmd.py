@@ -14,7 +14,7 @@ the copy the same way. For PostgreSQL it prints how to use pg_dump and exits 2.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -22,11 +22,11 @@ from rich.table import Table
 
 from pocketgalaxy.cli.common import console, fail, handle_errors
 from pocketgalaxy.registry import get_game
-from pocketgalaxy.web import marker
-from pocketgalaxy.web.backup import BackupError, backup_sqlite, pg_dump_hint
-from pocketgalaxy.web.integrity import Verdict, check_all
-from pocketgalaxy.web.settings import Settings
-from pocketgalaxy.web.store import Store, StoreOpenError, safe_url, sqlite_path
+
+if TYPE_CHECKING:  # the web package (FastAPI, SQLAlchemy) loads when a db command runs
+    from pocketgalaxy.web.integrity import Verdict
+    from pocketgalaxy.web.settings import Settings
+    from pocketgalaxy.web.store import Store
 
 db_app = typer.Typer(
     help="The web table's database: check every game, or make a backup while it runs.",
@@ -46,6 +46,8 @@ _DIR = typer.Option(
 
 
 def _settings(database_url: str | None, data_dir: str | None) -> Settings:
+    from pocketgalaxy.web.settings import Settings
+
     return Settings.from_env(
         {}, database_url=database_url, data_dir=Path(data_dir) if data_dir else None
     )
@@ -53,6 +55,8 @@ def _settings(database_url: str | None, data_dir: str | None) -> Settings:
 
 def _open(url: str) -> Store:
     """The store, never creating a SQLite file that is not there."""
+    from pocketgalaxy.web.store import Store, StoreOpenError, sqlite_path
+
     file = sqlite_path(url)
     if file is not None and not file.is_file():
         raise fail(f"there is no database file at {file}", EXIT_UNUSABLE)
@@ -64,6 +68,10 @@ def _open(url: str) -> Store:
 
 def check_report(store: Store, data_dir: Path | None) -> dict[str, Any]:
     """Every game's verdict, the counts by state and what the marker remembers."""
+    from pocketgalaxy.web import marker
+    from pocketgalaxy.web.integrity import check_all
+    from pocketgalaxy.web.store import safe_url
+
     verdicts = check_all(store, get_game)
     counts: dict[str, int] = {}
     for v in verdicts:
@@ -145,6 +153,10 @@ def backup_command(
     force: Annotated[bool, typer.Option("--force", help="Replace PATH if it exists.")] = False,
 ) -> None:
     """Copy the database consistently while the server runs (SQLite), then check the copy."""
+    from pocketgalaxy.web.backup import BackupError, backup_sqlite, pg_dump_hint
+    from pocketgalaxy.web.integrity import check_all
+    from pocketgalaxy.web.store import safe_url, sqlite_path
+
     settings = _settings(database_url, data_dir)
     url = settings.resolved_database_url
     file = sqlite_path(url)

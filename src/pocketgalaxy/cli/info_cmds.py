@@ -13,7 +13,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
-from rich.markdown import Markdown
 from rich.markup import escape
 from rich.padding import Padding
 from rich.segment import Segment
@@ -87,6 +86,8 @@ def rules_command(
 
 @handle_errors
 def _guide(game: str) -> None:
+    from rich.markdown import Markdown  # here: Markdown and its parser load only for a guide
+
     get_game(game)  # an unknown game is refused with the list of games, like every command
     guide = CardColours(Markdown(load_guide(game).markdown, hyperlinks=False))
     out = console()

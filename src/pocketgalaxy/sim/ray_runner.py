@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from pocketgalaxy.core.errors import PocketGalaxyError
+from pocketgalaxy.sim.pool import chunked
 from pocketgalaxy.sim.runner import GameResult, Job, ProgressFn, play_chunk
 
 DEFAULT_BATCH = 100
@@ -140,7 +141,7 @@ def run_jobs_ray(
         task = ray.remote(play_chunk)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = batch or batch_size(len(jobs), cpus)
-        chunks = [list(jobs[i : i + size]) for i in range(0, len(jobs), size)]
+        chunks = chunked(jobs, size)
         limit = max(2, cpus * MAX_IN_FLIGHT_PER_CPU)
         results: list[GameResult] = []
         pending: list[Any] = []

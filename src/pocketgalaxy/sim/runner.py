@@ -18,7 +18,6 @@ suggests placeholders instead of sentences, and every decision and result stays 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -30,15 +29,14 @@ from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.core.game import Event, GameRules, visible_events
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.registry import get_game, perils_rules
+from pocketgalaxy.sim.pool import ProgressFn as ProgressFn  # re-exported: callers import it here
+from pocketgalaxy.sim.pool import chunk_size, chunked, run_chunks
 from pocketgalaxy.sim.trace import tracer_for
 
 _MASK64 = (1 << 64) - 1
 _SEED_RANGE = 1 << 31
 MAX_DECISIONS = 2_000_000
 """A game that needs more decisions than this is broken: the runner stops it with an error."""
-
-ProgressFn = Callable[[int, int], None]
-
 
 def derive_seed(master: int, index: int) -> int:
     """A seed for item `index` of a run with seed `master` (SplitMix64 finaliser, 31 bits).
@@ -270,30 +268,12 @@ def run_jobs(
     """
     if workers < 1:
         raise PocketGalaxyError(f"workers must be >= 1, got {workers}", code="sim/bad_workers")
-    total = len(jobs)
-    size = chunk or max(1, min(200, total // (workers * 8) or 1))
-    chunks = [list(jobs[i : i + size]) for i in range(0, total, size)]
+    size = chunk or chunk_size(len(jobs), workers, 200)
     results: list[GameResult] = []
-    if progress:
-        progress(0, total)
-    if workers == 1 or len(chunks) <= 1:
-        for part in chunks:
-            done = play_chunk(part)
-            results.extend(done)
-            if sink:
-                sink(done)
-            if progress:
-                progress(len(results), total)
-    else:
-        # fork starts workers fastest (Linux); elsewhere spawn gives the same results.
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        with multiprocessing.get_context(method).Pool(processes=workers) as pool:
-            for part_results in pool.imap_unordered(play_chunk, chunks):
-                results.extend(part_results)
-                if sink:
-                    sink(part_results)
-                if progress:
-                    progress(len(results), total)
+    for part in run_chunks(play_chunk, chunked(jobs, size), workers=workers, progress=progress):
+        results.extend(part)
+        if sink:
+            sink(part)
     results.sort(key=lambda r: r.index)
     return results
 

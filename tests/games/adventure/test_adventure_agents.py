@@ -10,7 +10,7 @@ from pocketgalaxy.agents.adventure import (
     MemoryAgent,
     agents_for_seat,
 )
-from pocketgalaxy.agents.adventure_memory import SLOT, Memory
+from pocketgalaxy.agents.adventure.memory import SLOT, Memory
 from pocketgalaxy.agents.registry import agent_names, make_agent
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.games.adventure import (

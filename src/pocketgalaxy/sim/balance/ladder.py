@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import csv
 import io
-import multiprocessing
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -38,6 +37,7 @@ from pocketgalaxy.core.options import options_from_json
 from pocketgalaxy.registry import get_game
 from pocketgalaxy.sim.balance.measures import _mean, _prop, r6
 from pocketgalaxy.sim.balance.oracle import ORACLE, make_oracle
+from pocketgalaxy.sim.pool import ProgressFn, chunk_size, chunked, run_chunks
 from pocketgalaxy.sim.runner import MAX_DECISIONS, derive_seed
 
 RUNGS = ("random", "rule-based", "search", "oracle")
@@ -161,27 +161,14 @@ def play_ladder_chunk(jobs: Sequence[LadderJob]) -> list[LadderResult]:
 
 
 def run_ladder(jobs: Sequence[LadderJob], *, workers: int = 1,
-               progress: Callable[[int, int], None] | None = None) -> list[LadderResult]:
+               progress: ProgressFn | None = None) -> list[LadderResult]:
     """Play the ladder in `workers` processes; results by (number, rung order), the same with
     any number of workers. Ctrl-C keeps the games already finished."""
-    size = max(1, min(50, len(jobs) // (workers * 8) or 1))
-    chunks = [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
+    chunks = chunked(jobs, chunk_size(len(jobs), workers, 50))
     out: list[LadderResult] = []
-    if progress:
-        progress(0, len(jobs))
     try:
-        if workers == 1 or len(chunks) <= 1:
-            for chunk in chunks:
-                out.extend(play_ladder_chunk(chunk))
-                if progress:
-                    progress(len(out), len(jobs))
-        else:
-            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-            with multiprocessing.get_context(method).Pool(processes=workers) as pool:
-                for part in pool.imap_unordered(play_ladder_chunk, chunks):
-                    out.extend(part)
-                    if progress:
-                        progress(len(out), len(jobs))
+        for part in run_chunks(play_ladder_chunk, chunks, workers=workers, progress=progress):
+            out.extend(part)
     except KeyboardInterrupt:
         pass
     order = {r: i for i, r in enumerate(RUNGS)}

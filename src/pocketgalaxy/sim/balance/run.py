@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.sim.balance.study import Study
+from pocketgalaxy.sim.pool import ProgressFn
 from pocketgalaxy.sim.runner import GameResult, Job, derive_seed, run_jobs, seat_specs
 
 FIRST_BATCH = 1000
 BACKENDS = ("processes", "ray")
-ProgressFn = Callable[[int, int], None]
 
 
 @dataclass

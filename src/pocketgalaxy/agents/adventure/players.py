@@ -1,25 +1,20 @@
-"""Computer players for Adventure Cards, and a match runner for comparing them.
+"""The reasoning computer players for Adventure Cards: `memory` and `forgetful`.
 
-- `random`: uniform over the legal actions (the baseline);
-- `memory`: perfect recall of its own event stream plus deduction (`adventure_memory.Memory`):
-  it takes the cards it is sure of first, then plays the best odds, weighting missions it is
-  close to solving, and peeks where nobody else has looked;
-- `forgetful`: the same reasoning with facts that fade (`fade=0.x` per turn, or
-  `level=easy|normal|hard`), and at the easier levels a loose grip on its own choices;
-- `ismcts`: information-set Monte Carlo tree search over sampled deals (`agents/ismcts.py`,
-  `agents/adventure_sampler.py`; docs/agents.md).
+- `memory` (`MemoryAgent`): perfect recall of its own event stream plus deduction
+  (`memory.Memory`): it takes the cards it is sure of first, then plays the best odds,
+  weighting missions it is close to solving, and peeks where nobody else has looked;
+- `forgetful` (`ForgetfulAgent`): the same reasoning with facts that fade (`fade=0.x` per turn,
+  or `level=easy|normal|hard`), and at the easier levels a loose grip on its own choices.
 
 Players see only their view and the events their seat may see; never the state.
-`play_match(["memory", "memory", "forgetful", "random"], games=2000)` runs the closing figure.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from pocketgalaxy.agents.adventure_memory import SLOT, Beliefs, Memory
-from pocketgalaxy.agents.base import Agent, RandomAgent
+from pocketgalaxy.agents.adventure.memory import SLOT, Beliefs, Memory
+from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.adventure.actions import (
     ClaimMission,
@@ -188,15 +183,3 @@ class ForgetfulAgent(MemoryAgent):
             **settings,
         )
         self.level = level
-
-
-def agents_for_seat(seat: int, players: int) -> dict[str, Callable[..., Agent]]:
-    """The computer players that can sit at any Adventure Cards seat."""
-    from pocketgalaxy.agents.adventure_sampler import make_ismcts  # the searching player
-
-    return {
-        "random": RandomAgent,
-        "memory": MemoryAgent,
-        "forgetful": ForgetfulAgent,
-        "ismcts": make_ismcts,
-    }

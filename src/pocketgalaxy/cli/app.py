@@ -2,7 +2,7 @@
 
 Commands: `play perils|adventure`, `resume [NAME]`, `replay RECORD`, `rules GAME`, `players`,
 `simulate perils|adventure`, `serve`, `tell CARD`. Each command group lives in its own module
-under cli/; to add one (say `tournament`), write cli/tournament_cmd.py with a `register(app)`
+under cli/; to add one (say `tournament`), write cli/tournament.py with a `register(app)`
 function and add its module name to `COMMAND_MODULES`.
 """
 
@@ -35,8 +35,7 @@ app.add_typer(simulate_app, name="simulate")
 app.command("serve")(serve_command)
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "pocketgalaxy.cli.tournament_cmd",
-    "pocketgalaxy.cli.tournament",
+    "pocketgalaxy.cli.tournament",  # tournament GAME: round-robin of computer players
     "pocketgalaxy.cli.db_cmd",  # db check, db backup
     "pocketgalaxy.cli.tell_cmd",  # tell CARD: the computer Teller's words for a real deck
     "pocketgalaxy.cli.balance_cmd",  # balance GAME: a designer's study of rule variants
@@ -44,21 +43,16 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pocketgalaxy.cli.tutorial_cmd",  # tutorial GAME: a guided first game with a coach
     "pocketgalaxy.cli.companion_cmd",  # companion perils: the computer Teller for real cards
 )
-"""Optional command modules: each, when present, exposes `register(app)`."""
+"""Command modules: each exposes `register(app)`. A missing one is an error, not a command that
+quietly disappears from --help."""
 
 
-def _register_optional() -> None:
+def _register_commands() -> None:
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        module.register(app)
+        importlib.import_module(name).register(app)
 
 
-_register_optional()
+_register_commands()
 
 
 def _version(value: bool) -> None:

@@ -35,7 +35,7 @@ _MAX_LISTED_CHOICES = 64
 """Subsets of lost cards are listed in full up to this many; beyond, one per count."""
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class ActionChecks(GameRules[PerilsState, PerilsOptions]):
     """`check` and `legal_actions` of `PerilsRules`: the base of its chain of one-job classes
     (ActionChecks <- PlanJudging <- ZeroHealthPenalty <- PerilsRules). One chain, not mixins,

@@ -24,7 +24,7 @@ ACES = ("AD", "AC", "AS")
 MAX_LISTED_CHOICES = 64
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class ZeroHealthPenalty(PlanJudging):
     """The penalty at zero health; the rules class supplies the flow (`_next`, `_game_over`)
     and refusals (`_refuse`)."""

@@ -40,7 +40,7 @@ def suit_of(code: str) -> str:
     return "*" if code.startswith("JK") else code[-1]
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class PlanJudging(ActionChecks):
     """Plans and verdicts; the rules class supplies `judge`, `theme`, `levels` and `_refuse`."""
 

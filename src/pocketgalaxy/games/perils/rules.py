@@ -20,6 +20,7 @@ from pocketgalaxy.core.errors import (
     OptionsError,
 )
 from pocketgalaxy.core.game import Action, Event, Outcome
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.core.options import options_to_json
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils import events as ev
@@ -67,6 +68,7 @@ QUIET_DESCRIPTION = "(not narrated)"
 """What a quiet rules object (`narrate=False`) suggests for every pathway instead of words."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class PerilsRules(ZeroHealthPenalty):
     """Perils & Pathways for exactly two seats: 0 the Hero, 1 the Teller."""
 

@@ -66,7 +66,29 @@ def ours(seconds: float, pure: bool) -> dict[str, Any]:
     data = json.loads(out.stdout)
     items = {r["game"]: {"wall": r["decisions_per_s_wall"], "cpu": r["decisions_per_s_cpu"]}
              for r in data["runs"][0]}
+    items.update(quiet_perils(seconds, env))
     return {"path": data["speed_path"], "items": items}
+
+
+# -- Perils on the quiet rules (added by the Perils speed work) ------------------------------
+_QUIET_CODE = """
+import json, sys
+sys.path.insert(0, {bench!r})
+from bench_perils_playouts import perils_playouts
+print(json.dumps(perils_playouts({seconds}, False)))
+"""
+
+
+def quiet_perils(seconds: float, env: dict[str, str]) -> dict[str, dict[str, float]]:
+    """Perils random playouts on the quiet rules (`perils_rules(narrate=False)`), in a fresh
+    interpreter on the same speed path as `ours`. A random playout reads no narration, so the
+    quiet rules are the honest fast path; bench_playouts.py's perils(2) row keeps the full rules.
+    """
+    code = _QUIET_CODE.format(bench=str(ROOT / "bench"), seconds=seconds)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    row = json.loads(out.stdout.strip().splitlines()[-1])
+    return {"perils(2) quiet": {"wall": row["decisions_per_s"], "cpu": row["decisions_per_s_cpu"]}}
 
 
 def measure(seconds: float, rounds: int, python: str) -> dict[str, Any]:

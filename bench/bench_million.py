@@ -8,7 +8,8 @@ path, timed by the wall clock (and the CPU seconds of it and its worker processe
 busy machine say what the code itself costs). `--compare DIR` runs the same command from
 another source tree (for example `git worktree add /tmp/old <commit>` then `--compare
 /tmp/old/src`), interleaved with this one, reports both side by side, and checks that the two
-reports are the same bytes (the speed work must not change a result).
+reports are the same bytes (the speed work must not change a result). Each tree's speed path
+(compiled or pure, and why) is printed: set POCKETGALAXY_PURE=1 to measure the pure path of both.
 """
 
 from __future__ import annotations
@@ -48,8 +49,21 @@ def run_once(src: str, games: int, workers: int, seed: int, hero: str, teller: s
         "cpu_s": round(cpu, 2),
         "games_per_s": round(games / wall, 1),
         "projected_million_s": round(MILLION * wall / games),
+        # What the wall clock would be on `workers` otherwise idle cores: a busy shared machine
+        # stretches the wall clock, not the CPU seconds the games cost.
+        "projected_million_cpu_s": round(MILLION * cpu / games / workers),
         "report": out.stdout,
     }
+
+
+def speed_path(src: str) -> str:
+    """The speed path a fresh interpreter uses from the tree `src` ("pure" for a tree from before
+    the compiled path, which has no speedpath module)."""
+    code = ("import pocketgalaxy.speedpath as s; i = s.status(); "
+            "print(('compiled' if i['compiled'] else 'pure') + ' (' + i['reason'] + ')')")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=src),
+                         capture_output=True, text=True)
+    return out.stdout.strip() if out.returncode == 0 else "pure (no speedpath module)"
 
 
 def _median(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -96,10 +110,12 @@ def main(argv: list[str] | None = None) -> None:
         "load_before": load_before,
         "load_after": _load(),
         "now": {k: v for k, v in _median(now).items() if k != "report"},
+        "now_path": speed_path(HERE_SRC),
         "same_report": len(reports) == 1,
     }
     if old:
         result["before"] = {k: v for k, v in _median(old).items() if k != "report"}
+        result["before_path"] = speed_path(args.compare)
         result["speedup_wall"] = round(result["before"]["wall_s"] / result["now"]["wall_s"], 2)
         result["speedup_cpu"] = round(result["before"]["cpu_s"] / max(result["now"]["cpu_s"],
                                                                      1e-9), 2)
@@ -114,7 +130,9 @@ def main(argv: list[str] | None = None) -> None:
             continue
         print(f"  {label:6} {row['games_per_s']:>8} games/s  wall {row['wall_s']:>7} s  "
               f"cpu {row['cpu_s']:>7} s  1M projected {row['projected_million_s'] / 60:6.1f} min"
-              f"  (walls {row['walls']})")
+              f" (by CPU on {args.workers} idle cores "
+              f"{row['projected_million_cpu_s'] / 60:5.1f} min)"
+              f"  (walls {row['walls']}, cpus {row['cpus']}; {result[label + '_path']})")
     if old:
         print(f"  speed-up x{result['speedup_wall']} by wall clock, x{result['speedup_cpu']} "
               "by CPU time")

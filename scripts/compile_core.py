@@ -30,12 +30,15 @@ PACKAGE = SRC / "pocketgalaxy"
 MANIFEST = PACKAGE / "_compiled.json"
 BUILD = ROOT / "build" / "mypyc"
 
-# The rules core and Adventure Cards. Left pure: core/errors.py (exception classes, subclassed
-# by the shells and raised only on refusals), core/mypyc_marks.py (has a stub), the packages'
-# __init__ files, games/adventure/options.py (compiled, a class's annotations become plain
-# classes, and the options' Literal types are read at run time), games/adventure/views.py and
-# content.py (frozen dataclasses that cross to worker processes: compiled, they do not unpickle),
-# and Perils (docs/speed.md).
+# The rules core, Adventure Cards and the hot modules of Perils & Pathways. Left pure:
+# core/errors.py (exception classes, subclassed by the shells and raised only on refusals),
+# core/mypyc_marks.py (has a stub), the packages' __init__ files, games/adventure/options.py and
+# games/perils/options.py (compiled, a class's annotations become plain classes, and the options'
+# Literal types are read at run time), games/*/views.py, games/adventure/content.py and
+# games/perils/odds.py (frozen dataclasses that cross to worker processes or sit in a view:
+# compiled, they do not unpickle), games/perils/state.py (its fast clone() copies `__dict__`),
+# and Perils' actions, events, rubric, explain and physical (cold, or dataclasses whose
+# generated __init__ stays interpreted anyway: docs/speed.md).
 COMPILED: tuple[str, ...] = (
     "pocketgalaxy/core/cards.py",
     "pocketgalaxy/core/game.py",
@@ -49,6 +52,14 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/games/adventure/recap.py",
     "pocketgalaxy/games/adventure/rules.py",
     "pocketgalaxy/games/adventure/state.py",
+    "pocketgalaxy/games/perils/checks.py",
+    "pocketgalaxy/games/perils/narration.py",
+    "pocketgalaxy/games/perils/penalty.py",
+    "pocketgalaxy/games/perils/plan_words.py",
+    "pocketgalaxy/games/perils/planning.py",
+    "pocketgalaxy/games/perils/rules.py",
+    "pocketgalaxy/games/perils/story.py",
+    "pocketgalaxy/games/perils/things.py",
 )
 
 

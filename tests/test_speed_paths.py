@@ -110,6 +110,8 @@ def test_pure_and_compiled_paths_give_identical_bytes() -> None:
     modules = manifest["modules"]
     assert "pocketgalaxy.games.adventure.rules" in modules
     assert "pocketgalaxy.core.game" in modules
+    assert "pocketgalaxy.games.perils.rules" in modules
+    assert "pocketgalaxy.games.perils.narration" in modules
     pure_files, pure_out = _run(pure=True, hash_seed="0")
     compiled_files, compiled_out = _run(pure=False, hash_seed="1")
     _, compiled_again = _run(pure=False, hash_seed="4242")

@@ -65,6 +65,14 @@ def _peril_value(level: int, current_level: int, d: int, items: int, health: int
     return p * 1.5 - (1 - p) * cost
 
 
+@lru_cache(maxsize=256)
+def _candidates(suits: tuple[str, ...], bands: tuple[str, ...]
+                ) -> tuple[tuple[str, int, str], ...]:
+    """(suit, difficulty, card code) of every peril a hint of these suits and bands may be, in
+    the order `_score` averages them (memoised: a handful of distinct hints recur)."""
+    return tuple((s, d, f"{d}{s}") for s in suits for b in bands for d in _BAND_VALUES[b])
+
+
 class RuleBasedHero(Agent):
     """A sensible Hero: heal when hurt, collect items, prefer the best margin, save items for
     the Big Bads, always channel, and write a plan (plans.py) that uses what it declares. It
@@ -175,10 +183,10 @@ class RuleBasedHero(Agent):
                 v = memo[(s, d)] = _peril_value(levels.get(s, 0), current, d, *fixed)
             return v
 
-        values = [value_of(s, d) for s in suits for b in bands
-                  for d in _BAND_VALUES[b] if f"{d}{s}" not in mine]
+        candidates = _candidates(tuple(suits), tuple(bands))
+        values = [value_of(s, d) for s, d, code in candidates if code not in mine]
         if not values:  # every candidate was seen: the hint cannot be read; assume the band
-            values = [value_of(s, d) for s in suits for b in bands for d in _BAND_VALUES[b]]
+            values = [value_of(s, d) for s, d, _ in candidates]
         value = sum(values) / len(values)
         if kind is None:  # unknown: mix in the chance of a gift or an item
             value = 0.55 * value + 0.2 * (3.0 if hurt else 0.1) + 0.25 * 2.5

@@ -1,18 +1,18 @@
 """Which actions Perils & Pathways accepts now: `check` (refuse with the rule and what is
 allowed) and `legal_actions` (every choice `check` accepts, listed canonically). Split from
-rules.py by job: `ActionChecks` is a mixin of `PerilsRules`, which supplies the theme, whose turn
-it is, the Teller's suggestions and the refusals; the plan and lost-level checks come from the
-`PlanJudging` and `ZeroHealthPenalty` mixins.
+rules.py by job: `ActionChecks` is the first base of `PerilsRules`, which supplies the theme,
+whose turn it is, the Teller's suggestions and the refusals; the plan and lost-level checks come
+from `PlanJudging` and `ZeroHealthPenalty`, the next classes down the chain.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
 
 from pocketgalaxy.core.cards import DECK_54
 from pocketgalaxy.core.errors import IllegalActionError, MalformedActionError
-from pocketgalaxy.core.game import Action
+from pocketgalaxy.core.game import Action, GameRules
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.games.perils.actions import (
     ACTION_PHASES,
     ACTION_TYPES,
@@ -35,22 +35,38 @@ _MAX_LISTED_CHOICES = 64
 """Subsets of lost cards are listed in full up to this many; beyond, one per count."""
 
 
-class ActionChecks:
-    """`check` and `legal_actions` of `PerilsRules`."""
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
+class ActionChecks(GameRules[PerilsState, PerilsOptions]):
+    """`check` and `legal_actions` of `PerilsRules`: the base of its chain of one-job classes
+    (ActionChecks <- PlanJudging <- ZeroHealthPenalty <- PerilsRules). One chain, not mixins,
+    because a mypyc-compiled class has one base (docs/speed.md); the method order is the same
+    as the mixins' was. The methods below that raise are supplied further down the chain."""
 
-    if TYPE_CHECKING:  # supplied by PerilsRules and its other mixins (not defined here, so
-        # they can never shadow the real methods in the method order)
-        def theme(self, options: PerilsOptions) -> Theme: ...
-        def to_act(self, state: PerilsState) -> int | None: ...
-        def suggestions(self, state: PerilsState) -> tuple[str, ...]: ...
-        def _refuse(self, state: PerilsState, seat: int, action: Action, reason: str,
-                    rule: str, detail: str = "") -> IllegalActionError: ...
-        def _plan_list(self, state: PerilsState) -> tuple[Action, ...]: ...
-        def _check_plan(self, state: PerilsState, seat: int, action: MakePlan) -> None: ...
-        def _check_judge(self, state: PerilsState, seat: int, action: JudgePlan) -> None: ...
-        def _check_lost_levels(self, state: PerilsState, seat: int,
-                               action: ChooseLostLevels) -> None: ...
-        def _lost_level_choices(self, state: PerilsState) -> list[tuple[str, ...]]: ...
+    def theme(self, options: PerilsOptions) -> Theme:
+        raise NotImplementedError
+
+    def suggestions(self, state: PerilsState) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def _refuse(self, state: PerilsState, seat: int, action: Action, reason: str,
+                rule: str, detail: str = "") -> IllegalActionError:
+        raise NotImplementedError
+
+    def _plan_list(self, state: PerilsState) -> tuple[Action, ...]:
+        raise NotImplementedError
+
+    def _check_plan(self, state: PerilsState, seat: int, action: MakePlan) -> None:
+        raise NotImplementedError
+
+    def _check_judge(self, state: PerilsState, seat: int, action: JudgePlan) -> None:
+        raise NotImplementedError
+
+    def _check_lost_levels(self, state: PerilsState, seat: int,
+                           action: ChooseLostLevels) -> None:
+        raise NotImplementedError
+
+    def _lost_level_choices(self, state: PerilsState) -> list[tuple[str, ...]]:
+        raise NotImplementedError
 
     def check(self, state: PerilsState, seat: int, action: Action) -> None:
         if not isinstance(action, ACTION_TYPES):

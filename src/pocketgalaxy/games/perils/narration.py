@@ -153,25 +153,37 @@ def _set_hint(key: str, values: list[str], every: tuple[str, ...]) -> dict[str, 
 
 def plan_cues(state: PerilsState, theme: Theme, sense: str) -> tuple[Cue, ...]:
     """The cue of each current pathway (a pure function of the narration seed and round)."""
-    cast = cast_of(theme, state.narration_seed, state.options.clarity)
+    opts = state.options
+    cast = cast_of(theme, state.narration_seed, opts.clarity)
     out = []
     for i, code in enumerate(state.pathways):
         rng = stream(state.narration_seed, state.round, i, 0xC0E)
         s = sense if sense in SENSES else SENSES[rng.below(len(SENSES))]
-        chances = mode_chances(card_kind(code), state.options)
-        out.append(Cue(code, cast[code], _draw(chances, rng), s))
+        modes = _modes(card_kind(code), opts.clarity, opts.hint_fidelity, opts.disguise)
+        out.append(Cue(code, cast[code], _draw_from(modes, rng), s))
     return tuple(out)
 
 
+@lru_cache(maxsize=256)
+def _modes(kind: str, clarity: str, fidelity: str, disguise_option: str
+           ) -> tuple[tuple[str, float], ...]:
+    """The modes `_draw` may pick for these words, in MODES order, with their chances."""
+    chances = _mode_chances(kind, clarity, fidelity, disguise_option)
+    return tuple((m, chances[m]) for m in MODES if chances.get(m, 0.0) > 0.0)
+
+
 def _draw(chances: dict[str, float], rng: Rng) -> str:
+    return _draw_from(tuple((m, chances[m]) for m in MODES if chances.get(m, 0.0) > 0.0), rng)
+
+
+def _draw_from(modes: tuple[tuple[str, float], ...], rng: Rng) -> str:
     x = rng.below(1_000_000) / 1_000_000
     acc = 0.0
-    modes = [m for m in MODES if chances.get(m, 0.0) > 0.0]
-    for m in modes:
-        acc += chances[m]
+    for m, p in modes:
+        acc += p
         if x < acc:
             return m
-    return modes[-1]
+    return modes[-1][0]
 
 
 def hint_for_state(state: PerilsState, theme: Theme, sense: str) -> list[dict[str, str]]:

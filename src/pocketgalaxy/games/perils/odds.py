@@ -56,6 +56,12 @@ def roll_odds(difficulty: int, bonus: int, *, advantage: bool = False, strict: b
               ) -> RollOdds:
     """The face a d6 must show so that face + bonus meets the difficulty (beats it if `strict`),
     and the chance: k/6 with one die, 1 - (1 - k/6)^2 with two dice keeping the higher."""
+    return _roll_odds(difficulty, bonus, advantage, strict)
+
+
+@lru_cache(maxsize=1024)
+def _roll_odds(difficulty: int, bonus: int, advantage: bool, strict: bool) -> RollOdds:
+    # Memoised: a pure function of four small values, and the result is immutable.
     lowest = difficulty - bonus + (1 if strict else 0)
     needed = max(lowest, 1)
     ways = max(0, DIE_FACES - needed + 1) if needed <= DIE_FACES else 0
@@ -64,8 +70,9 @@ def roll_odds(difficulty: int, bonus: int, *, advantage: bool = False, strict: b
     return RollOdds(difficulty, bonus, advantage, strict, needed if ways else None, ways, chance)
 
 
+@lru_cache(maxsize=1024)
 def percent(chance: Fraction) -> int:
-    """Whole percent, rounded half up (never 0 or 100 unless exactly so)."""
+    """Whole percent, rounded half up (never 0 or 100 unless exactly so; memoised)."""
     value = int(chance * 100 + Fraction(1, 2))
     if chance > 0 and value == 0:
         return 1

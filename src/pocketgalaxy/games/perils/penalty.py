@@ -1,7 +1,7 @@
 """The zero-health penalty of Perils & Pathways (PP-R18, PP-A9, PP-A10, PP-A15), and the check
-of a pinned deal: split from rules.py by job. `ZeroHealthPenalty` is a mixin of `PerilsRules`:
-losing every item, half the gained levels (who chooses, how rounded), the cards that go back
-into the draw pile, and the health reset.
+of a pinned deal: split from rules.py by job. `ZeroHealthPenalty` is the direct base of
+`PerilsRules`: losing every item, half the gained levels (who chooses, how rounded), the cards
+that go back into the draw pile, and the health reset.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from typing import Any
 from pocketgalaxy.core.cards import DECK_54, card, parse_card
 from pocketgalaxy.core.errors import CardCodeError, IllegalActionError, OptionsError
 from pocketgalaxy.core.game import Action, Event
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.games.perils import events as ev
 from pocketgalaxy.games.perils.actions import ChooseLostLevels
+from pocketgalaxy.games.perils.planning import PlanJudging
 from pocketgalaxy.games.perils.state import PerilsState
 
 SKILL_SUITS = ("D", "C", "S")
@@ -22,7 +24,8 @@ ACES = ("AD", "AC", "AS")
 MAX_LISTED_CHOICES = 64
 
 
-class ZeroHealthPenalty:
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
+class ZeroHealthPenalty(PlanJudging):
     """The penalty at zero health; the rules class supplies the flow (`_next`, `_game_over`)
     and refusals (`_refuse`)."""
 

@@ -1,7 +1,7 @@
 """Plans and their judgement in Perils & Pathways (PP-R13, PP-A6..A8): what may be channelled
 and committed, the checks of MakePlan and JudgePlan, the listed plans, and the verdict (the
 rubric's, approve-all, or the Teller's with the rubric's reasons beside it). Split from rules.py
-by job: `PlanJudging` is a mixin of `PerilsRules`, which supplies the theme, the levels and
+by job: `PlanJudging` is a base class of `PerilsRules`, which supplies the theme, the levels and
 refusals.
 """
 
@@ -12,10 +12,11 @@ from typing import Any
 from pocketgalaxy.core.cards import card
 from pocketgalaxy.core.errors import IllegalActionError
 from pocketgalaxy.core.game import Action, Event
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.games.perils import events as ev
 from pocketgalaxy.games.perils.actions import MAX_PLAN, JudgePlan, MakePlan
-from pocketgalaxy.games.perils.content import Theme, thing_for
-from pocketgalaxy.games.perils.options import PerilsOptions
+from pocketgalaxy.games.perils.checks import ActionChecks
+from pocketgalaxy.games.perils.content import thing_for
 from pocketgalaxy.games.perils.rubric import (
     Judgement,
     PlanJudge,
@@ -39,13 +40,11 @@ def suit_of(code: str) -> str:
     return "*" if code.startswith("JK") else code[-1]
 
 
-class PlanJudging:
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
+class PlanJudging(ActionChecks):
     """Plans and verdicts; the rules class supplies `judge`, `theme`, `levels` and `_refuse`."""
 
     judge: PlanJudge
-
-    def theme(self, options: PerilsOptions) -> Theme:
-        raise NotImplementedError
 
     def levels(self, state: PerilsState) -> dict[str, int]:
         raise NotImplementedError

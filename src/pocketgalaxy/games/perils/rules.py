@@ -4,7 +4,7 @@ penalty and the showdown, as numbered in docs/rules/perils.md (PP-R1..R22, optio
 Seat 0 is the Hero, seat 1 the Teller. Players act only where a decision exists; everything
 else (healing, item gain, automatic passes, resolution after the roll, a penalty that needs no
 choice, dealing the next round) happens inside `_do` and is reported by events. Three jobs live
-in mixins beside this file: the zero-health penalty (`penalty.py`), plans with their judgement
+in base classes beside this file: the zero-health penalty (`penalty.py`), plans with their judgement
 (`planning.py`), and the checks and lists of legal actions (`checks.py`).
 """
 
@@ -19,7 +19,8 @@ from pocketgalaxy.core.errors import (
     IllegalActionError,
     OptionsError,
 )
-from pocketgalaxy.core.game import Action, Event, GameRules, Outcome
+from pocketgalaxy.core.game import Action, Event, Outcome
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.core.options import options_to_json
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils import events as ev
@@ -37,7 +38,6 @@ from pocketgalaxy.games.perils.actions import (
     MakePlan,
     Roll,
 )
-from pocketgalaxy.games.perils.checks import ActionChecks
 from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme, thing_for
 from pocketgalaxy.games.perils.narration import (
     card_kind,
@@ -48,7 +48,6 @@ from pocketgalaxy.games.perils.narration import (
 )
 from pocketgalaxy.games.perils.options import PerilsOptions
 from pocketgalaxy.games.perils.penalty import ZeroHealthPenalty, lay_pinned_round, validate_pinned
-from pocketgalaxy.games.perils.planning import PlanJudging
 from pocketgalaxy.games.perils.planning import suit_of as _suit
 from pocketgalaxy.games.perils.rubric import (
     Judgement,
@@ -69,8 +68,8 @@ QUIET_DESCRIPTION = "(not narrated)"
 """What a quiet rules object (`narrate=False`) suggests for every pathway instead of words."""
 
 
-class PerilsRules(ZeroHealthPenalty, PlanJudging, ActionChecks,
-                  GameRules[PerilsState, PerilsOptions]):
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
+class PerilsRules(ZeroHealthPenalty):
     """Perils & Pathways for exactly two seats: 0 the Hero, 1 the Teller."""
 
     name: ClassVar[str] = "perils"

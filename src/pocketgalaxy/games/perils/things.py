@@ -67,6 +67,11 @@ class Thing:
 
 def kind_of(code: str) -> str:
     """peril, gift, item or big_bad."""
+    kind = _KINDS.get(code)
+    return kind if kind is not None else _kind_of(code)
+
+
+def _kind_of(code: str) -> str:
     c = card(code)
     if c.is_ace:
         return "big_bad"
@@ -75,6 +80,10 @@ def kind_of(code: str) -> str:
     if c.suit is not None and c.suit.value == "H":
         return "gift"
     return "peril"
+
+
+_KINDS: dict[str, str] = {code: _kind_of(code) for code in DECK_54}
+"""The kind of every canonical code, worked out once: the rules ask at every card revealed."""
 
 
 def parse_things(raw: Any, file: str) -> dict[str, Thing]:

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
-from pocketgalaxy.core.cards import card
 from pocketgalaxy.core.game import Action
 from pocketgalaxy.games.perils.content import Theme
 from pocketgalaxy.games.perils.odds import PerilOdds, odds_for_state
@@ -213,77 +212,122 @@ def build_view(
     by_suit: dict[str, list[str]] = {"D": [], "C": [], "S": [], "H": []}
     for c in state.base:
         by_suit[c[-1]].append(c)
-    skills = [
-        SkillView(suit, theme.skills[suit].name, tuple(by_suit[suit]), tuple(state.tucked[suit]),
-                  levels[suit])
+    tucked = state.tucked
+    skills = tuple(
+        _skill(suit, theme.skills[suit].name, tuple(by_suit[suit]), tuple(tucked[suit]),
+               levels[suit])
         for suit in ("D", "C", "S", "H")
-    ]
+    )
     pathways = []
+    descriptions = state.descriptions
     for i, code in enumerate(state.pathways):
-        text = state.descriptions[i] if i < len(state.descriptions) else None
-        pathways.append(PathwayView(i, text, hints[i] if i < len(hints) else None,
-                                    code if teller else None))
+        pathways.append(_new(PathwayView, {
+            "position": i,
+            "description": descriptions[i] if i < len(descriptions) else None,
+            "hint": hints[i] if i < len(hints) else None,
+            "face": code if teller else None}))
     plan = None
     if state.plan_made:
-        plan = PlanView(state.plan_channel, tuple(state.plan_items), state.plan_text,
-                        state.judged, state.approve_channel, tuple(state.approve_items),
-                        state.advantage, bonus, tuple(state.rolls), plan_reasons)
-    items = tuple(ItemView(c, theme.items[c].name, theme.items[c].blurb) for c in state.inventory)
+        plan = _new(PlanView, {
+            "channel": state.plan_channel, "items": tuple(state.plan_items),
+            "text": state.plan_text, "judged": state.judged,
+            "approve_channel": state.approve_channel, "approve_items": tuple(state.approve_items),
+            "advantage": state.advantage, "bonus": bonus, "rolls": tuple(state.rolls),
+            "reasons": plan_reasons})
+    items = tuple(_item(theme, c) for c in state.inventory)
     unchosen_faces: tuple[str, ...] | None = None
     if teller or state.options.reveal_unchosen or state.phase == "over":
         unchosen_faces = tuple(state.unchosen)
-    return PerilsView(
-        seat=seat,
-        role=ROLES.get(seat, "watcher"),
-        phase=state.phase,
-        stage=state.stage,
-        round=state.round,
-        sense=sense,
-        theme=theme.id,
-        theme_title=theme.title,
-        archetype=state.archetype,
-        archetype_name=arch.name if arch else None,
-        skills=tuple(skills),
-        health=state.health,
-        max_health=max_health,
-        damage=tuple(state.damage),
-        items=items,
-        draw_count=len(state.draw),
-        pathways=tuple(pathways),
-        current=state.current,
-        current_kind=kind,
-        difficulty=difficulty,
-        plan=plan,
-        big_bads_remaining=len(state.big_bads) + _aces(state.pathways, state.current),
-        big_bads_defeated=tuple(state.defeated),
-        big_bads_failed=tuple(state.failed),
-        table={"unchosen": len(state.unchosen), "spent": len(state.spent),
-               "discarded": len(state.discarded)},
-        spent=tuple(state.spent),
-        unchosen_faces=unchosen_faces,
-        lost_pending=tuple(state.limbo),
-        levels_to_lose=state.levels_to_lose,
-        prize=prize,
-        to_act=to_act,
-        legal=tuple(_action_json(a) for a in legal) if seat is not None and seat == to_act
+    # Built as by the generated __init__, field for field (`_new`): a frozen dataclass's own
+    # __init__ costs about 1 us per field, and a simulation builds a view at every decision.
+    return _new(PerilsView, {
+        "seat": seat,
+        "role": ROLES.get(seat, "watcher"),
+        "phase": state.phase,
+        "stage": state.stage,
+        "round": state.round,
+        "sense": sense,
+        "theme": theme.id,
+        "theme_title": theme.title,
+        "archetype": state.archetype,
+        "archetype_name": arch.name if arch else None,
+        "skills": skills,
+        "health": state.health,
+        "max_health": max_health,
+        "damage": tuple(state.damage),
+        "items": items,
+        "draw_count": len(state.draw),
+        "pathways": tuple(pathways),
+        "current": state.current,
+        "current_kind": kind,
+        "difficulty": difficulty,
+        "plan": plan,
+        "big_bads_remaining": len(state.big_bads) + _aces(state.pathways, state.current),
+        "big_bads_defeated": tuple(state.defeated),
+        "big_bads_failed": tuple(state.failed),
+        "table": {"unchosen": len(state.unchosen), "spent": len(state.spent),
+                  "discarded": len(state.discarded)},
+        "spent": tuple(state.spent),
+        "unchosen_faces": unchosen_faces,
+        "lost_pending": tuple(state.limbo),
+        "levels_to_lose": state.levels_to_lose,
+        "prize": prize,
+        "to_act": to_act,
+        "legal": tuple(_action_json(a) for a in legal) if seat is not None and seat == to_act
         else (),
-        outcome=outcome,
-        suggestions=suggestions if teller else None,
-        options=dict(options),
-        current_thing=current_thing,
-        odds=odds_for_state(
+        "outcome": outcome,
+        "suggestions": suggestions if teller else None,
+        "options": dict(options),
+        "current_thing": current_thing,
+        "odds": odds_for_state(
             phase=state.phase, current=state.current, difficulty=difficulty, levels=levels,
             inventory=state.inventory, options=state.options, plan_channel=state.plan_channel,
             plan_items=state.plan_items, judged_bonus=bonus, advantage=state.advantage,
             stage=state.stage, hero=seat == 0),
-        wounds=_wounds(state.damage, state.health, max_health),
-    )
+        "wounds": _wounds(state.damage, state.health, max_health),
+    })
+
+
+_T = TypeVar("_T")
+
+
+def _new(cls: type[_T], values: dict[str, Any]) -> _T:
+    """An instance of the frozen dataclass `cls` with exactly these field values, as its
+    generated __init__ would make it (tests/games/perils/test_perils_views_fast.py checks the
+    two are equal for every view class) but without a call per field."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(values)
+    return obj
+
+
+@lru_cache(maxsize=8192)
+def _skill(suit: str, name: str, base: tuple[str, ...], tucked: tuple[str, ...], level: int
+           ) -> SkillView:
+    # Views are immutable, so equal skills may share one object (few distinct ones recur).
+    return SkillView(suit, name, base, tucked, level)
+
+
+_ITEMS: dict[tuple[str, str, str], ItemView] = {}
+
+
+def _item(theme: Theme, code: str) -> ItemView:
+    key = (theme.source, theme.id, code)
+    view = _ITEMS.get(key)
+    if view is None:
+        if len(_ITEMS) > 4096:
+            _ITEMS.clear()
+        thing = theme.items[code]
+        view = _ITEMS[key] = ItemView(code, thing.name, thing.blurb)
+    return view
+
+
+_ACES = frozenset(("AD", "AC", "AS", "AH"))
 
 
 def _aces(pathways: list[str], current: str | None) -> int:
     """Big Bads face down in front of the Hero or being faced."""
-    n = sum(1 for c in pathways if card(c).is_ace)
-    return n + 1 if current is not None and card(current).is_ace else n
+    n = sum(1 for c in pathways if c in _ACES)
+    return n + 1 if current is not None and current in _ACES else n
 
 
 def _wounds(damage: list[str], health: int, max_health: int) -> tuple[str, ...]:

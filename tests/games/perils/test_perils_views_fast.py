@@ -1,0 +1,84 @@
+"""The fast construction of Perils views (views._new, the shared SkillView and ItemView objects)
+gives exactly what the dataclasses' own constructors give, field for field."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+from pocketgalaxy.core.rng import Rng
+from pocketgalaxy.games.perils import views
+from pocketgalaxy.games.perils.views import ItemView, PathwayView, PerilsView, PlanView, SkillView
+from pocketgalaxy.registry import perils_rules
+
+
+def _rebuilt(obj: object) -> object:
+    """The same values passed through the class's generated __init__ (recursively)."""
+    assert dataclasses.is_dataclass(obj) and not isinstance(obj, type)
+    values = {}
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        if dataclasses.is_dataclass(v) and not isinstance(v, type):
+            v = _rebuilt(v)
+        elif isinstance(v, tuple) and v and dataclasses.is_dataclass(v[0]):
+            v = tuple(_rebuilt(x) for x in v)
+        values[f.name] = v
+    return type(obj)(**values)
+
+
+def _views_of_games(games: int) -> list[PerilsView]:
+    rules = perils_rules(narrate=False)
+    rng = Rng(7)
+    out = []
+    for g in range(games):
+        state = rules.new(None, g, players=2)
+        seat = rules.to_act(state)
+        while seat is not None:
+            for s in (0, 1, None):
+                out.append(rules.view(state, s))
+            legal = rules.legal_actions(state, seat)
+            rules.apply_unchecked(state, seat, legal[rng.below(len(legal))])
+            seat = rules.to_act(state)
+        out.append(rules.view(state, None))
+    return out
+
+
+def test_fast_views_equal_the_generated_constructors() -> None:
+    seen_plan = seen_items = 0
+    for view in _views_of_games(6):
+        again = _rebuilt(view)
+        assert again == view
+        assert again.to_json() == view.to_json()  # type: ignore[attr-defined]
+        # every field was set (a missing key would raise AttributeError here)
+        assert set(vars(view)) == {f.name for f in dataclasses.fields(PerilsView)}
+        seen_plan += view.plan is not None
+        seen_items += bool(view.items)
+    assert seen_plan > 0 and seen_items > 0  # the plan and item views were exercised
+
+
+def test_new_fills_exactly_the_given_fields_and_stays_frozen() -> None:
+    made = views._new(PathwayView, {"position": 1, "description": "a door", "hint": None,
+                                    "face": None})
+    assert made == PathwayView(1, "a door", None, None)
+    assert hash(made) == hash(PathwayView(1, "a door", None, None))
+    try:
+        made.position = 2  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:  # pragma: no cover - the check above must refuse
+        raise AssertionError("a fast-built view must stay frozen")
+    assert pickle.loads(pickle.dumps(made)) == made
+
+
+def test_shared_skill_and_item_views_are_the_plain_ones() -> None:
+    assert views._skill("D", "Dash", ("5D",), ("3D",), 6) == SkillView("D", "Dash", ("5D",),
+                                                                     ("3D",), 6)
+    rules = perils_rules(narrate=False)
+    theme = rules.theme(rules.new(None, 1, players=2).options)
+    code = sorted(theme.items)[0]
+    assert views._item(theme, code) == ItemView(code, theme.items[code].name,
+                                                theme.items[code].blurb)
+    plan = views._new(PlanView, {"channel": "D", "items": (), "text": "t", "judged": False,
+                                 "approve_channel": False, "approve_items": (),
+                                 "advantage": False, "bonus": 0, "rolls": (), "reasons": None})
+    assert plan == PlanView("D", (), "t", False, False, (), False, 0, ())

@@ -8,8 +8,13 @@ import pytest
 
 from pocketgalaxy.core.game import Event
 from pocketgalaxy.core.rng import Rng
-from pocketgalaxy.games.adventure import AdventureOptions, AdventureRules, AdventureState, Peek
-from pocketgalaxy.games.adventure import effects
+from pocketgalaxy.games.adventure import (
+    AdventureOptions,
+    AdventureRules,
+    AdventureState,
+    Peek,
+    effects,
+)
 from pocketgalaxy.games.adventure import listing as adventure_rules
 from pocketgalaxy.games.adventure.actions import SkipPeek
 

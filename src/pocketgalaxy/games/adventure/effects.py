@@ -3,7 +3,7 @@
 `act` carries out one action in place. With an `out` list it appends the action's events to it
 and to the state's turn log (`log_cur`, `log_prev`: what views show as the recent log). With
 `out=None` it is quiet: the same state changes, in the same order, with no event built and no
-log kept (a quiet turn pass empties both logs). Random playouts, simulations and search use the
+log kept (a quiet action leaves both logs empty). Random playouts, simulations and search use the
 quiet form; everything a person or a record sees uses the other one. One body serves both, so
 the two cannot drift apart (tests/games/adventure/test_adventure_quiet.py plays both side by side).
 """
@@ -40,6 +40,9 @@ Sink = list[Event] | None
 
 def act(state: AdventureState, seat: int, action: Action, out: Sink) -> None:
     """Carry out a checked action of `seat` in place."""
+    if out is None and (state.log_cur or state.log_prev):  # quiet: no log kept
+        state.log_cur = []  # fresh lists: a later loud action appends to them
+        state.log_prev = []
     if isinstance(action, RequestCard):
         _request(state, seat, action.target, action.card, out)
     elif isinstance(action, DeclareCard):
@@ -163,9 +166,6 @@ def _pass_turn(
         state.log_prev = state.log_cur
         state.log_cur = [event]
         out.append(event)
-    elif state.log_cur or state.log_prev:  # quiet: no log kept (fresh lists, never shared)
-        state.log_prev = []
-        state.log_cur = []
     claims(state, to_seat, out)
 
 

@@ -113,8 +113,8 @@ def _plain_list(
     nameable = range(len(CARDS)) if any_declaration else askable
     for slot in range(24):
         if occupied >> slot & 1:
-            row = _DECLARE_ROWS[slot]
-            out.extend(row[i] for i in nameable)
+            declares = _DECLARE_ROWS[slot]
+            out.extend(declares[i] for i in nameable)
     if not out:
         out.append(_PASS)
     return tuple(out)

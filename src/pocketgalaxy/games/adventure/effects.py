@@ -10,6 +10,8 @@ the two cannot drift apart (tests/games/adventure/test_adventure_quiet.py plays 
 
 from __future__ import annotations
 
+from typing import Final
+
 from pocketgalaxy.core.errors import MalformedActionError
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.games.adventure.actions import (
@@ -33,6 +35,9 @@ from pocketgalaxy.games.adventure.events import (
 )
 from pocketgalaxy.games.adventure.identities import CARD_INDEX, number_of
 from pocketgalaxy.games.adventure.state import AdventureState
+
+_ANY_FOUR: Final = sum(4 << 3 * m for m in range(6))
+"""In `claims`' packed counts, the bit that is set when a mission's count reaches 4."""
 
 Sink = list[Event] | None
 """Where an effect's events go: a list, or None for a quiet effect (no events, no log)."""
@@ -80,10 +85,10 @@ def _request(state: AdventureState, seat: int, target: int, card: str, out: Sink
         return
     if out is not None:
         _emit(state, out, RequestRefused(seat, target, card))
-    opts = state.options
-    nxt = target if opts.next_after_failed_request == "asked_player" else seat + 1
+    flow = state.flow
+    nxt = target if flow.next_is_asked else seat + 1
     nxt %= state.players
-    if opts.peek_after_failed_request and any(c is not None for c in state.table):
+    if flow.peek_after_refusal and any(c is not None for c in state.table):
         state.phase = "peek"
         state.next_seat = nxt
         return
@@ -122,17 +127,19 @@ def _declare(state: AdventureState, seat: int, slot: int, card: str, out: Sink) 
 
 def claims(state: AdventureState, seat: int, out: Sink) -> None:
     """AC-R5: with auto_claim, claim every solved mission of `seat` now (and maybe end)."""
-    if not state.options.auto_claim or state.phase == "over":
+    if not state.flow.auto_claim or state.phase == "over":
         return
     hand = state.hands[seat]
     if len(hand) < 4:
         return
-    counts = [0] * len(state.missions)
     mission_index = state.mission_index
+    counts = 0  # 3 bits per mission: a mission has 4 cards, so a count is at most 4
     for c in hand:
-        counts[mission_index[c]] += 1
-    for m, held in enumerate(counts):  # 4 of one mission in hand: it is solved
-        if held == 4 and state.claimed_by[m] < 0:
+        counts += 1 << 3 * mission_index[c]
+    if not counts & _ANY_FOUR:
+        return
+    for m in range(len(state.missions)):  # 4 of one mission in hand: it is solved
+        if counts >> 3 * m & 7 == 4 and state.claimed_by[m] < 0:
             _claim(state, seat, m, out)
             if state.phase == "over":
                 break
@@ -154,7 +161,7 @@ def _claim(state: AdventureState, seat: int, mission: int, out: Sink) -> None:
 def _pass_turn(
     state: AdventureState, from_seat: int, to_seat: int, reason: str, out: Sink
 ) -> None:
-    if state.turn >= state.options.max_turns:
+    if state.turn >= state.flow.max_turns:
         _end(state, "turn_cap", True, out)
         return
     state.turn += 1

@@ -76,8 +76,11 @@ def legal_list(state: AdventureState, seat: int) -> list[Action]:
     gone = 0
     for c in state.hands[seat]:
         gone |= _BIT[c]
-    for c in state.discard:
-        gone |= _BIT[c]
+    m = 0
+    for holder in state.claimed_by:  # the discard is the claimed missions' cards (AC-R5)
+        if holder >= 0:
+            gone |= state.mission_bits[m]
+        m += 1
     key = gone | occupied << 24 | seat << 48 | state.players << 51 | flag
     got = _CANDIDATES.get(key)
     if got is None:

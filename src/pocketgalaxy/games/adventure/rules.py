@@ -36,6 +36,7 @@ from pocketgalaxy.games.adventure.views import AdventureView, build_view
 __all__ = ["AdventureRules", "Problem", "winners_of"]
 
 _PINNED_KEYS: Final = ("missions", "hands", "table", "first_player")
+_DEFAULTS: Final = AdventureOptions()  # frozen, so one shared instance serves every game
 # Each identity as the one string object of CARDS: the state then holds only those, so the
 # rules' look-ups and `in` tests match by identity before comparing characters (speed only).
 _SAME: Final = {c: c for c in CARDS}
@@ -66,7 +67,7 @@ class AdventureRules(GameRules[AdventureState, AdventureOptions]):
         "first_player": seat}; every key is optional, but hands and table go together.
         `players` defaults to the number of pinned hands, else 2.
         """
-        opts = options if options is not None else AdventureOptions()
+        opts = options if options is not None else _DEFAULTS
         if not isinstance(opts, AdventureOptions):
             raise OptionsError(f"expected AdventureOptions, got {type(opts).__name__}")
         n = players

@@ -99,6 +99,7 @@ class AdventureState:
         "ended_by_cap",
         "rng",
         "mission_index",
+        "mission_bits",
         "flow",
     )
 
@@ -123,6 +124,8 @@ class AdventureState:
         self.missions = missions  # never changes after setup: shared by clones
         # card identity -> its mission: derived from `missions`, so never in the JSON
         self.mission_index = {c: m for m, group in enumerate(missions) for c in group}
+        # each mission's cards as a bit mask over CARDS (derived the same way, never in JSON)
+        self.mission_bits = tuple(sum(1 << CARD_INDEX[c] for c in group) for group in missions)
         self.claimed_by: list[int] = [-1] * len(missions)
         self.hands = hands
         self.table = table
@@ -150,6 +153,7 @@ class AdventureState:
         c.players = self.players
         c.missions = self.missions
         c.mission_index = self.mission_index
+        c.mission_bits = self.mission_bits
         c.claimed_by = self.claimed_by.copy()
         c.hands = [h.copy() for h in self.hands]
         c.table = self.table.copy()

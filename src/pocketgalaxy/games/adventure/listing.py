@@ -101,16 +101,18 @@ def _plain_list(
 ) -> tuple[Action, ...]:
     """The list of `_build_candidates` under the plain options, from the bit masks."""
     askable = [i for i in range(len(CARDS)) if not gone >> i & 1]
+    nameable = list(range(len(CARDS))) if any_declaration else askable
     out: list[Action] = []
-    for target in range(players):
+    for target in range(players):  # plain loops: compiled, each pick is a C list read
         if target != seat:
             row = _REQUEST_ROWS[target]
-            out.extend(row[i] for i in askable)
-    nameable = range(len(CARDS)) if any_declaration else askable
+            for i in askable:
+                out.append(row[i])
     for slot in range(24):
         if occupied >> slot & 1:
             declares = _DECLARE_ROWS[slot]
-            out.extend(declares[i] for i in nameable)
+            for i in nameable:
+                out.append(declares[i])
     if not out:
         out.append(_PASS)
     return tuple(out)

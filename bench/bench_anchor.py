@@ -3,15 +3,16 @@
     python bench/bench_anchor.py [--seconds S] [--rounds N] [--anchor-python PY] [--json]
 
 Each round runs, one after the other and each in a fresh interpreter: go_fish(players=4)
-through the anchor bench (../shared/anchor-bench/bench.py, its own protocol, run by the anchor
-venv's python), our playouts on the pure-Python path (`POCKETGALAXY_PURE=1`) and on the compiled
-path (bench/bench_playouts.py: adventure(2..5), perils(2)); the order turns each round so drift
-on a shared machine does not favour one side. A ratio is ours / go_fish(4) within one round;
-the table prints the median over rounds of each ratio, by CPU clock (what the code costs) and
-by wall clock (what the anchor bench itself reports). Set up the anchor venv once, as its README
-says: `python3 -m venv /tmp/anchorvenv && /tmp/anchorvenv/bin/pip install open-spiel
-"pettingzoo[classic]"`. The compiled path needs `make compile`; without it that column is
-left out and the reason printed.
+through the anchor bench (bench/anchor.py runs ../shared/anchor-bench/bench.py, its own
+protocol, in the anchor venv's python), our playouts on the pure-Python path
+(`POCKETGALAXY_PURE=1`) and on the compiled path (bench/bench_playouts.py: adventure(2..5)
+applied with the contract's `apply_unchecked` and, as "quiet", with `apply_quiet`; perils(2));
+the order turns each round so drift on a shared machine does not favour one side. A ratio is
+ours / go_fish(4) within one round; the table prints the median over rounds of each ratio, by
+CPU clock (what the code costs) and by wall clock (what the anchor bench itself reports). Set
+up the anchor venv once, as its README says: `python3 -m venv /tmp/anchorvenv &&
+/tmp/anchorvenv/bin/pip install open-spiel "pettingzoo[classic]"`. The compiled path needs
+`make compile`; without it that column is left out and the reason printed.
 """
 
 from __future__ import annotations
@@ -25,31 +26,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-ANCHOR_DIR = ROOT.parent.parent / "shared" / "anchor-bench"
-if not ANCHOR_DIR.is_dir():
-    ANCHOR_DIR = Path("/work/shared/anchor-bench")
-ANCHOR_GAME = "go_fish(players=4)"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from anchor import ANCHOR_GAME, DEFAULT_PYTHON, anchor_playouts  # noqa: E402
 
-_ANCHOR_CODE = """
-import json, sys, time
-sys.path.insert(0, {dir!r})
-import bench
-cpu = time.process_time()
-row = bench.bench_openspiel_playouts({game!r}, {seconds!r}, {seed!r})
-cpu = time.process_time() - cpu
-decisions = row["decisions_per_s"] * row["seconds"]
-row["decisions_per_s_cpu"] = round(decisions / cpu) if cpu > 0 else 0
-print(json.dumps(row))
-"""
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def anchor(python: str, seconds: float, seed: int) -> dict[str, Any]:
     """One go_fish(4) measurement: decisions per second by wall (the anchor's) and by CPU."""
-    code = _ANCHOR_CODE.format(dir=str(ANCHOR_DIR), game=ANCHOR_GAME, seconds=seconds, seed=seed)
-    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=True)
-    row: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return {"wall": row["decisions_per_s"], "cpu": row["decisions_per_s_cpu"]}
+    row = anchor_playouts(python, seconds, seed)
+    return {"wall": row["wall"], "cpu": row["cpu"]}
 
 
 def ours(seconds: float, pure: bool) -> dict[str, Any]:
@@ -154,7 +140,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per item")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (medians)")
-    parser.add_argument("--anchor-python", default="/tmp/anchorvenv/bin/python",
+    parser.add_argument("--anchor-python", default=DEFAULT_PYTHON,
                         help="a python with open-spiel installed")
     parser.add_argument("--json", action="store_true", help="print the raw rounds as JSON")
     args = parser.parse_args(argv)

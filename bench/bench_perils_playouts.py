@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-ANCHOR_DIR = Path("/work/shared/anchor-bench")
-ANCHOR_GAME = "go_fish(players=4)"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import anchor as _anchor  # noqa: E402
+
+ANCHOR_GAME = _anchor.ANCHOR_GAME
 
 
 def perils_playouts(seconds: float, narrate: bool) -> dict[str, Any]:
@@ -51,25 +52,9 @@ def perils_playouts(seconds: float, narrate: bool) -> dict[str, Any]:
             "decisions_per_s_cpu": round(steps / cpu) if cpu > 0 else 0}
 
 
-_ANCHOR = """
-import json, sys, time
-sys.path.insert(0, sys.argv[1])
-import bench
-wall0, cpu0 = time.perf_counter(), time.process_time()
-row = bench.bench_openspiel_playouts(sys.argv[2], float(sys.argv[3]), 1)
-row["cpu_s"] = time.process_time() - cpu0
-print(json.dumps(row))
-"""
-
-
 def anchor_playouts(python: str, seconds: float) -> dict[str, Any]:
-    """The anchor's go_fish playouts in the anchor virtualenv (its own code and protocol)."""
-    out = subprocess.run([python, "-c", _ANCHOR, str(ANCHOR_DIR), ANCHOR_GAME, str(seconds)],
-                         capture_output=True, text=True, check=True, timeout=seconds * 10 + 60)
-    row: dict[str, Any] = json.loads(out.stdout)
-    decisions = row["decisions_per_s"] * row["seconds"]
-    row["decisions_per_s_cpu"] = round(decisions / row["cpu_s"]) if row["cpu_s"] > 0 else 0
-    return row
+    """The anchor's go_fish playouts in the anchor virtualenv (bench/anchor.py, its own code)."""
+    return _anchor.anchor_playouts(python, seconds, 1, ANCHOR_GAME)
 
 
 def _median(values: list[float]) -> float:

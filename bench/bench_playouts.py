@@ -3,7 +3,8 @@
     python bench/bench_playouts.py [--seconds S] [--json] [--compare OTHER_SRC]
 
 Protocol (as the anchor bench in ../shared/anchor-bench): uniform random legal actions from
-fresh deals, games run to the end, `legal_actions` + `apply_unchecked` per decision, over a
+fresh deals, games run to the end, `legal_actions` + `apply_unchecked` (or, for the "quiet"
+items, `apply_quiet`) per decision, over a
 time budget per item. Both clocks are reported: wall time, and the process's CPU time (on a
 busy machine the wall clock also counts the time other processes held the core; CPU time is
 what the code itself costs). `--compare DIR` runs the same items from another source tree
@@ -21,21 +22,28 @@ import sys
 import time
 from typing import Any
 
-ITEMS: tuple[tuple[str, int], ...] = (
-    ("adventure", 2),
-    ("adventure", 3),
-    ("adventure", 4),
-    ("adventure", 5),
-    ("perils", 2),
+ITEMS: tuple[tuple[str, int, bool], ...] = (
+    ("adventure", 2, False),
+    ("adventure", 3, False),
+    ("adventure", 4, False),
+    ("adventure", 5, False),
+    ("adventure", 2, True),
+    ("adventure", 3, True),
+    ("adventure", 4, True),
+    ("adventure", 5, True),
+    ("perils", 2, False),
 )
+"""(game, players, quiet): quiet items apply with `apply_quiet` (no events, no turn log: what
+a simulation or a search needs), the others with the contract's `apply_unchecked`."""
 
 
-def playouts(game: str, players: int, seconds: float) -> dict[str, Any]:
+def playouts(game: str, players: int, seconds: float, quiet: bool = False) -> dict[str, Any]:
     """Uniform random playouts of `game` for about `seconds` (at least one game)."""
     from pocketgalaxy.core.rng import Rng
     from pocketgalaxy.registry import get_game
 
     rules = get_game(game)
+    apply = rules.apply_quiet if quiet else rules.apply_unchecked
     rng = Rng(1)
     steps = games = 0
     wall0, cpu0 = time.perf_counter(), time.process_time()
@@ -44,13 +52,13 @@ def playouts(game: str, players: int, seconds: float) -> dict[str, Any]:
         seat = rules.to_act(state)
         while seat is not None:
             legal = rules.legal_actions(state, seat)
-            rules.apply_unchecked(state, seat, legal[rng.below(len(legal))])
+            apply(state, seat, legal[rng.below(len(legal))])
             steps += 1
             seat = rules.to_act(state)
         games += 1
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     return {
-        "game": f"{game}({players})",
+        "game": f"{game}({players})" + (" quiet" if quiet else ""),
         "games": games,
         "decisions": steps,
         "decisions_per_s_wall": round(steps / wall),
@@ -71,7 +79,7 @@ def _clones(rules: Any, players: int) -> float:
 
 
 def measure(seconds: float) -> list[dict[str, Any]]:
-    return [playouts(game, players, seconds) for game, players in ITEMS]
+    return [playouts(game, players, seconds, quiet) for game, players, quiet in ITEMS]
 
 
 def _other(src: str, seconds: float) -> list[dict[str, Any]]:
@@ -106,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"random playouts ({args.seconds:g} s per item, median of {len(runs)}; "
           f"decisions/s by wall and by CPU clock; rules core: {speed_path()})")
     for i, row in enumerate(now):
-        line = (f"  {row['game']:13} {row['decisions_per_s_wall']:>8} wall "
+        line = (f"  {row['game']:19} {row['decisions_per_s_wall']:>8} wall "
                 f"{row['decisions_per_s_cpu']:>8} cpu  clone {row['clones_per_s_cpu']:>8}/s")
         if old:
             was = old[i]

@@ -6,9 +6,16 @@ from __future__ import annotations
 
 import pytest
 
+from pocketgalaxy.core.game import Event
 from pocketgalaxy.core.rng import Rng
-from pocketgalaxy.games.adventure import AdventureOptions, AdventureRules, AdventureState, Peek
-from pocketgalaxy.games.adventure import rules as adventure_rules
+from pocketgalaxy.games.adventure import (
+    AdventureOptions,
+    AdventureRules,
+    AdventureState,
+    Peek,
+    effects,
+)
+from pocketgalaxy.games.adventure import listing as adventure_rules
 from pocketgalaxy.games.adventure.actions import SkipPeek
 
 RULES = AdventureRules()
@@ -71,4 +78,6 @@ def test_claims_by_mission_counts_claim_every_solved_mission_in_mission_order() 
     # three of a mission is not a claim
     state.hands[1].append("M2")  # test set-up: give seat 1 the whole of mission 1
     state.table[0] = None
-    assert [e.mission for e in adventure_rules._claims(state, 1)] == [1]  # type: ignore[attr-defined]
+    events: list[Event] = []
+    effects.claims(state, 1, events)
+    assert [e.mission for e in events] == [1]  # type: ignore[attr-defined]

@@ -60,3 +60,50 @@ def test_shuffle_is_a_permutation_and_roughly_uniform() -> None:
         counts[items[0]] += 1
     # Each value leads about 1000 times; 5 sigma is about 140.
     assert all(abs(c - 1000) < 140 for c in counts)
+
+
+def _splitmix_below(state: int, n: int) -> tuple[int, int]:
+    """A plain reference: SplitMix64 on unsigned integers, `below` by rejection (state, value)."""
+    mask = (1 << 64) - 1
+    limit = (1 << 64) - (1 << 64) % n
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        if z < limit:
+            return state, z % n
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**63 - 1, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15])
+def test_below_matches_the_reference_on_this_speed_path(seed: int) -> None:
+    """Whichever body runs (pure ints or compiled native i64), the stream is SplitMix64's."""
+    r, state = Rng(seed), seed
+    for i in range(3000):
+        n = (1, 2, 6, 24, 76, 1000, 2**31 - 1, 2**31, 2**40 + 3, 3 * 2**62)[i % 10]
+        state, want = _splitmix_below(state, n)
+        assert r.below(n) == want
+        assert r.state == state
+    assert 0 <= r.state < 2**64
+
+
+def test_state_is_unsigned_and_settable_and_pickles_by_value() -> None:
+    import pickle
+
+    r = Rng(2**64 + 5)  # reduced modulo 2**64
+    assert r.state == 5
+    r.state = 2**64 - 1
+    assert r.state == 2**64 - 1 and r.to_json()["state"] == 2**64 - 1
+    r.state ^= 0x5555
+    assert r.state == (2**64 - 1) ^ 0x5555
+    back = pickle.loads(pickle.dumps(Rng(2**63 + 17, pinned=[3])))
+    assert back == Rng(2**63 + 17, pinned=[3]) and back.state == 2**63 + 17
+    assert back.below(76) == Rng(2**63 + 17).below(76)
+
+
+def test_the_native_body_runs_exactly_when_the_module_is_compiled() -> None:
+    from pocketgalaxy.core import rng as rng_module
+
+    compiled = not str(rng_module.__file__).endswith(".py")
+    assert rng_module._NATIVE is compiled

@@ -193,6 +193,14 @@ class GameRules(ABC, Generic[S, OptT]):
         """In-place apply for search and simulation, for actions taken from `legal_actions`."""
         return self._do(state, seat, action)
 
+    def apply_quiet(self, state: S, seat: int, action: Action) -> None:
+        """`apply_unchecked` when no one reads the events (random playouts, simulations, search).
+
+        The state ends the same as with `apply_unchecked` and draws the same random numbers; a
+        game may skip building events and keeping its turn log here. Default: the unchecked
+        apply, events dropped."""
+        self._do(state, seat, action)
+
     def is_over(self, state: S) -> bool:
         return self.to_act(state) is None
 

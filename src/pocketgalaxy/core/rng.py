@@ -3,50 +3,116 @@
 Why not `random.Random`: its state is 625 integers, slow to clone and bulky in JSON. This is
 SplitMix64: one integer of state, cheap to copy, identical on every platform, good enough for
 shuffles and dice. Tests pin die rolls with `pinned`, a queue consumed before the generator.
+
+Two bodies, one stream. Pure Python runs SplitMix64 on unsigned Python integers. Compiled with
+mypyc (docs/speed.md), those 64-bit values are big integers, slow in C (`below` took about
+1.4 µs); there the same generator runs on native `i64`, signed, whose multiplications wrap
+(CPython builds extensions with -fwrapv) and whose right shifts are masked to be logical. The
+internal `_s` therefore holds the state unsigned on the pure path and as its signed 64-bit twin
+on the compiled one; `state`, the JSON and pickles always give it unsigned. `below` takes the
+native route for n < 2**31 (every game's use); tests/core/test_rng.py and
+tests/test_speed_paths.py hold the two bodies to the same numbers.
 """
 
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
-from pocketgalaxy.core.mypyc_marks import mypyc_attr
+from pocketgalaxy.core.mypyc_marks import i64, mypyc_attr
 
 T = TypeVar("T")
 _MASK: Final = (1 << 64) - 1
 _TWO64: Final = 1 << 64
+_TWO63: Final = 1 << 63
+
+# SplitMix64's constants as signed 64-bit values (each is the unsigned constant minus 2**64).
+_GAMMA_S: Final[i64] = -7046029254386353131  # 0x9E3779B97F4A7C15
+_MIX1_S: Final[i64] = -4658895280553007687  # 0xBF58476D1CE4E5B9
+_MIX2_S: Final[i64] = -7723592293110705685  # 0x94D049BB133111EB
+_LOW32: Final[i64] = 0xFFFFFFFF
+_TWO32: Final[i64] = 1 << 32
+_NATIVE_BELOW: Final = 1 << 31  # below this n, `below` stays in native integers
+
+
+def _probe() -> None:
+    """A function whose type tells whether this module runs compiled (no `__code__` then)."""
+
+
+_NATIVE: Final = not hasattr(_probe, "__code__")
 
 
 @mypyc_attr(serializable=True)  # picklable when compiled (worker processes)
 class Rng:
     """Seeded generator; `state` and `pinned` are plain data (see `to_json`)."""
 
-    __slots__ = ("state", "pinned")
+    __slots__ = ("_s", "pinned")
 
     def __new__(cls, *args: object, **kwargs: object) -> Rng:
         # A bare instance, so `clone` skips `__init__` when compiled too (docs/speed.md).
         return object.__new__(cls)
 
     def __init__(self, seed: int = 0, pinned: Sequence[int] = ()) -> None:
-        self.state = seed & _MASK
+        self._s: i64 = 0
+        self.state = seed
         self.pinned: list[int] = list(pinned)
 
+    @property
+    def state(self) -> int:
+        """The generator's 64-bit state, unsigned (0 <= state < 2**64)."""
+        return int(self._s) & _MASK
+
+    @state.setter
+    def state(self, value: int) -> None:
+        u = value & _MASK
+        if _NATIVE:
+            self._s = u - _TWO64 if u >= _TWO63 else u
+        else:
+            self._s = u  # pure: `i64` is a plain int, kept unsigned
+
     def _next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
+        if _NATIVE:
+            return int(self._step()) & _MASK
+        z = (self._s + 0x9E3779B97F4A7C15) & _MASK
+        self._s = z
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
+
+    def _step(self) -> i64:
+        """Compiled only: one SplitMix64 step on the signed state; the output, signed."""
+        z: i64 = self._s + _GAMMA_S
+        self._s = z
+        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _MIX1_S
+        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _MIX2_S
+        return z ^ ((z >> 31) & 0x1FFFFFFFF)
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs n >= 1")
+        if _NATIVE and n < _NATIVE_BELOW:
+            return self._below_native(n)
         limit = _TWO64 - _TWO64 % n
         while True:
             x = self._next()
             if x < limit:
                 return x % n
+
+    def _below_native(self, n: i64) -> int:
+        """`below` in native integers (compiled, 0 < n < 2**31): the same draws and rejections.
+
+        With the output x = hi * 2**32 + lo (unsigned halves) and t = 2**64 % n, x is accepted
+        when x < 2**64 - t, that is unless hi is all ones and lo >= 2**32 - t; then
+        x % n = ((hi % n) * (2**32 % n) + lo) % n, every term below 2**63."""
+        p: i64 = _TWO32 % n
+        t: i64 = (p * p) % n
+        while True:
+            x = self._step()
+            hi = (x >> 32) & _LOW32
+            lo = x & _LOW32
+            if hi != _LOW32 or lo < _TWO32 - t:
+                return int(((hi % n) * p + lo) % n)
 
     def roll(self, sides: int = 6) -> int:
         """A die roll 1..sides; a pinned roll is used first if one is queued."""
@@ -77,9 +143,13 @@ class Rng:
 
     def clone(self) -> Rng:
         r = Rng.__new__(Rng)
-        r.state = self.state
+        r._s = self._s
         r.pinned = self.pinned.copy()
         return r
+
+    def __reduce__(self) -> tuple[Any, tuple[int, list[int]]]:
+        # Pickled by its unsigned state, so a pickle reads back on either speed path.
+        return (_restore, (self.state, list(self.pinned)))
 
     def to_json(self) -> dict[str, object]:
         return {"state": self.state, "pinned": list(self.pinned)}
@@ -100,6 +170,11 @@ class Rng:
 
     def __repr__(self) -> str:
         return f"Rng(state={self.state}, pinned={self.pinned})"
+
+
+def _restore(state: int, pinned: list[int]) -> Rng:
+    """Unpickle an `Rng` (see `Rng.__reduce__`)."""
+    return Rng(state, pinned)
 
 
 def new_seed() -> int:

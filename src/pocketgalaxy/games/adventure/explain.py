@@ -1,6 +1,6 @@
 """Refusals of Adventure Cards in the player's words.
 
-The rules refuse with a stable reason code and a rule number (rules.py `_problem`); this module
+The rules refuse with a stable reason code and a rule number (legality.py `problem`); this module
 turns (code, rule, action, the seat's view) into one sentence for a person: cards by their
 illustration name and pack number ("Lantern Barge (space ship 5)"), table slots, missions and
 seats counted from 1, players by name, and the rule number at the end, for example

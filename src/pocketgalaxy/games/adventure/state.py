@@ -44,6 +44,35 @@ def deal_sizes(players: int, deal: str) -> tuple[int, int]:
     return PRINTED_DEAL[players]
 
 
+class Flow:
+    """The options the hot path reads on every decision, copied once per game into plain fields
+    (compiled, a read is a C struct access instead of a look-up on the options dataclass).
+    Derived from `AdventureState.options`, never in the JSON; shared by clones."""
+
+    __slots__ = (
+        "options", "auto_claim", "peek_after_refusal", "next_is_asked", "max_turns", "listing_key"
+    )
+
+    def __init__(self, options: AdventureOptions) -> None:
+        self.options = options
+        self.auto_claim: bool = options.auto_claim
+        self.peek_after_refusal: bool = options.peek_after_failed_request
+        self.next_is_asked: bool = options.next_after_failed_request == "asked_player"
+        self.max_turns: int = options.max_turns
+        narrowed = (
+            options.require_mission_card_to_request
+            or options.forbid_empty_targets
+            or options.forbid_known_misses
+            or not options.auto_claim
+        )
+        # listing.py: -1 means build every list; else the key bits of `allow_any_declaration`
+        any_declaration = 1 << 54 if options.allow_any_declaration else 0
+        self.listing_key: int = -1 if narrowed else any_declaration
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (Flow, (self.options,))  # rebuilt from its options (compiled classes too)
+
+
 @mypyc_attr(serializable=True)  # picklable when compiled (worker processes)
 class AdventureState:
     """One game in progress. Mutate only through `AdventureRules`; copy with `clone()`."""
@@ -70,6 +99,8 @@ class AdventureState:
         "ended_by_cap",
         "rng",
         "mission_index",
+        "mission_bits",
+        "flow",
     )
 
     def __new__(cls, *args: Any, **kwargs: Any) -> AdventureState:
@@ -88,10 +119,13 @@ class AdventureState:
         first_player: int,
     ) -> None:
         self.options = options
+        self.flow = Flow(options)  # never in the JSON: derived from `options`
         self.players = players
         self.missions = missions  # never changes after setup: shared by clones
         # card identity -> its mission: derived from `missions`, so never in the JSON
         self.mission_index = {c: m for m, group in enumerate(missions) for c in group}
+        # each mission's cards as a bit mask over CARDS (derived the same way, never in JSON)
+        self.mission_bits = tuple(sum(1 << CARD_INDEX[c] for c in group) for group in missions)
         self.claimed_by: list[int] = [-1] * len(missions)
         self.hands = hands
         self.table = table
@@ -115,9 +149,11 @@ class AdventureState:
         """An independent copy (hand-written: search clones states a lot)."""
         c = AdventureState.__new__(AdventureState)
         c.options = self.options
+        c.flow = self.flow
         c.players = self.players
         c.missions = self.missions
         c.mission_index = self.mission_index
+        c.mission_bits = self.mission_bits
         c.claimed_by = self.claimed_by.copy()
         c.hands = [h.copy() for h in self.hands]
         c.table = self.table.copy()

@@ -255,6 +255,20 @@ class Hub(SeatRequests):
             self._after_change(live)
         return live
 
+    async def fetch(self, game_id: str) -> LiveGame:
+        """`get`, with the store read (when the game is not in memory) in a thread."""
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
+            raise WebError("game/unknown", f"no game {game_id!r}")
+        fresh = await asyncio.to_thread(self._load, game_id)
+        live = self.live.get(game_id)  # another request may have loaded it meanwhile
+        if live is None:
+            live = self.live[game_id] = fresh
+            self._after_change(live)
+        return live
+
     def _load(self, game_id: str, *, recheck: bool = False) -> LiveGame:
         """Rebuild a stored game; 409 `record/damaged` if it fails its integrity check."""
         return integrity.load(self.store, game_id, self.rules_for, self._build, recheck=recheck)
@@ -434,7 +448,7 @@ class Hub(SeatRequests):
                 legal = payloads.legal_json(live, seat)
                 raise refused_move(live.rules.name, exc, live.session.view(seat),  # its view only
                                    [s.name for s in live.seats], legal) from exc
-            at = self._commit(live, seat, parsed, "person")
+            at = await self._commit(live, seat, parsed, "person")
             return {"index": live.index, "events": payloads.events_json(live, seat, at, at + 1)}
 
     def _check_text(self, data: Any, depth: int = 0) -> None:
@@ -450,30 +464,53 @@ class Hub(SeatRequests):
             for value in data:
                 self._check_text(value, depth + 1)
 
-    def _commit(self, live: LiveGame, seat: int, action: Action, by: str) -> int:
-        """Apply, persist, then tell everyone (game lock held). Returns the action's index."""
+    async def _commit(self, live: LiveGame, seat: int, action: Action, by: str) -> int:
+        """Apply, persist, then tell everyone (game lock held). Returns the action's index.
+
+        The database write runs in a thread, so the event loop serves the other games
+        meanwhile; this game waits under its lock. A cancellation that comes during the write
+        is held back until the commit is finished and told (memory, store and sockets agree),
+        then raised."""
         session = live.session
         at = live.index
         session.act(seat, action)  # refuses before changing anything
         stored = session.record.actions[-1][1]
         outcome = session.outcome.to_json() if session.outcome is not None else None
+        write = asyncio.ensure_future(asyncio.to_thread(
+            self.store.append_action, live.id, at, seat, stored, by, outcome=outcome))
+        cancelled = await _finish(write)
         try:
-            self.store.append_action(live.id, at, seat, stored, by, outcome=outcome)
+            write.result()
         except StaleWrite as exc:
             self._reload(live)
+            self._resync(live)
+            if live.index > at:  # another worker's action holds the index: show it here
+                self._broadcast(live)
             raise WebError("action/stale", f"position {at} was taken by another action") from exc
         except Exception as exc:
             log.exception("could not store action %d of game %s", at, live.id)
             self._reload(live)
+            self._resync(live)
             raise WebError("store/failed", "the action could not be saved; try again") from exc
         live.by.append(by)
         if not live.conns:
             live.idle_since = time.monotonic()
         self._broadcast(live)
         if self.cluster is not None:
-            self.cluster.committed(live)  # the other workers' sockets, after the COMMIT
+            self.cluster.committed(live, at, seat, stored, by)  # other workers, after the COMMIT
         self._after_change(live)
+        if cancelled:
+            raise asyncio.CancelledError
         return at
+
+    def _resync(self, live: LiveGame) -> None:
+        """After a failed write: a socket that connected during it saw the refused action in
+        its snapshot; it gets a fresh snapshot of the game as stored."""
+        for conn in list(live.conns):
+            if conn.sent_index > live.index and not conn.closed:
+                conn.sent_index = live.index
+                conn.push(payloads.seat_payload(live, conn.seat, "snapshot", since=0,
+                                                clock=self.clock_json(live)))
 
     def _broadcast(self, live: LiveGame, *, skip: Conn | None = None) -> None:
         conns.broadcast(live, self.clock_json(live), skip=skip)
@@ -582,6 +619,19 @@ class Hub(SeatRequests):
                 f"game {live.id} was abandoned (nobody came back for "
                 f"{self.settings.abandon_after_s} s); it can be watched and replayed, not played",
             )
+
+
+async def _finish(write: asyncio.Future[None]) -> bool:
+    """Wait for a store write to end, even through cancellation; True if we were cancelled."""
+    cancelled = False
+    while not write.done():
+        try:
+            await asyncio.shield(write)
+        except asyncio.CancelledError:
+            cancelled = True
+        except Exception:  # the caller reads the result and handles the error
+            break
+    return cancelled
 
 
 def _idle_since(updated_at: dt.datetime) -> float:

@@ -117,6 +117,7 @@ class LiveGame:
     abandoned: bool = False  # nobody came back in time: kept, viewable, no more actions
     idle_since: float | None = None  # loop time since when nobody is connected and nothing moved
     touched_at: float = 0.0  # loop time the store's `updated_at` was last refreshed
+    heard_at: float = 0.0  # monotonic time of the last news of it (clustered: the store check)
     rematch_id: str | None = None  # the game its rematch started (web/rematch.py)
     rematch_absent: str = "open"  # what a rematch does with absent people's seats
 

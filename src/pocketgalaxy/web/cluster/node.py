@@ -11,8 +11,13 @@ does not own). Everything else runs on this object's own tasks:
   worker's sockets. Per connection the hub sends what lies between the last index sent and the
   game's index (web/conns.py), so every action reaches every socket once and in order, whatever
   the nudges did (late, repeated, lost);
+- the nudge of an action carries the committed row: when this worker's copy stands at that
+  row's index and nothing else is under way for the game, the row is applied at once (no store
+  read, no task); otherwise the catch-up above runs;
 - a tick every third of the lease time renews this worker's leases (a lost one stops that
-  game's timers here), compares every game in memory with the store (heals lost nudges), and
+  game's timers here), compares with the store, in one batched query, the games in memory that
+  it heard nothing of for a tick (heals lost nudges: a lost nudge of a game that keeps moving
+  shows as a gap at its next nudge, one of a game that went quiet at the next check), and
   adopts running games whose lease nobody holds (their owner died or stopped), a bounded number
   per tick, in a random order so that several workers share the orphans.
 """
@@ -92,6 +97,8 @@ class Cluster:
         self.wake = asyncio.Event()  # set on stop: the tick loop ends without waiting
         self.stopping = False
         self.random = random.Random()  # the order orphans are adopted in; no game depends on it
+        self.applied = 0  # nudged actions applied without a store read (tests, logs)
+        self.checked = 0  # games compared with the store by the ticks (tests, logs)
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -131,9 +138,12 @@ class Cluster:
     def owns(self, game_id: str) -> bool:
         return self.leases.owns(game_id)
 
-    def committed(self, live: LiveGame) -> None:
-        """An action of this game was committed here: nudge the other workers."""
-        self.bus.publish(live.id, live.index, "action")
+    def committed(self, live: LiveGame, at: int, seat: int, action: dict[str, Any],
+                  by: str) -> None:
+        """Action `at` of this game was committed here: nudge the other workers, with the row."""
+        live.heard_at = time.monotonic()
+        self.bus.publish(live.id, live.index, "action",
+                         {"at": at, "seat": seat, "action": action, "by": by})
 
     def changed(self, live: LiveGame, kind: str) -> None:
         """Seats or status changed here (claim, takeover, return, abandonment, rematch)."""
@@ -175,8 +185,37 @@ class Cluster:
 
     # -- following other workers -----------------------------------------------------------
     def on_nudge(self, nudge: dict[str, Any]) -> None:
-        if nudge["game"] in self.hub.live:
-            self.follow(nudge["game"])
+        live = self.hub.live.get(nudge["game"])
+        if live is None:
+            return
+        live.heard_at = time.monotonic()
+        move = nudge.get("move")
+        if nudge["kind"] == "action" and move is not None:
+            if move["at"] < live.index:
+                return  # already here (a repeated or late nudge; or a write racing it here,
+                # whose failure reloads the game from the store)
+            if self.apply(live, move):
+                return
+        self.follow(live.id)
+
+    def apply(self, live: LiveGame, move: dict[str, Any]) -> bool:
+        """Apply a nudged action row at once when it is the next one and the game is free here
+        (no await between the checks and the change: nothing else runs on the game meanwhile).
+        False when it cannot be (busy, a gap, or the rules refuse it): the caller catches up
+        from the store instead."""
+        hub = self.hub
+        if (self.stopping or move["at"] != live.index or live.lock.locked()
+                or live.id in self.following or hub.live.get(live.id) is not live):
+            return False
+        try:
+            live.session.act(move["seat"], move["action"])  # refuses before changing anything
+        except PocketGalaxyError:
+            return False
+        live.by.append(move["by"])
+        self.applied += 1
+        hub._broadcast(live)
+        hub._after_change(live)
+        return True
 
     def follow(self, game_id: str) -> None:
         """Catch the game up with the store (one catch-up at a time per game)."""
@@ -216,6 +255,7 @@ class Cluster:
             if hub.live.get(game_id) is not live:
                 return False
             changed = await self.catch_up_locked(live)
+            live.heard_at = time.monotonic()
             if changed:
                 hub._broadcast(live)
                 hub._after_change(live)
@@ -319,11 +359,17 @@ class Cluster:
     def _has_timers(live: LiveGame) -> bool:
         return any(t is not None for t in (live.bot_task, live.clock_task, live.away_task))
 
-    async def check(self) -> None:
-        """Compare every game in memory with the store; catch up those that differ."""
-        ids = list(self.hub.live)
+    async def check(self, *, every: bool = False) -> None:
+        """Compare with the store the games in memory heard nothing of for a tick (`every`:
+        all of them), in one batched query; catch up those that differ."""
+        now = time.monotonic()
+        ids = [g for g, live in self.hub.live.items()
+               if every or now - live.heard_at >= self.tick_s]
         if not ids:
             return
+        self.checked += len(ids)
+        for game_id in ids:
+            self.hub.live[game_id].heard_at = now  # checked now: not again before a tick
         stored = await asyncio.to_thread(self.hub.store.progress, ids)
         for game_id, (count, status, seats_text) in stored.items():
             live = self.hub.live.get(game_id)

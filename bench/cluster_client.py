@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 THINK_S = (0.5, 2.0)
@@ -81,7 +82,7 @@ class Table:
     async def _seat_reader(self, seat: int, ws: ClientConnection) -> None:
         mover = None
         async for raw in ws:
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)
             kind = msg["type"]
             if kind == "error":
                 code = msg["error"]["code"]
@@ -100,7 +101,7 @@ class Table:
     async def _watch_reader(self, ws: ClientConnection) -> None:
         seen = False
         async for raw in ws:
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)
             if msg["type"] == "snapshot" and not seen:
                 seen = True
                 self.ready += 1

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pocketgalaxy.web.cluster")
 
 ADOPT_PER_TICK = 64  # orphaned games one worker takes per tick (the others take the rest)
+RETRY_TICKS = 30  # a held game's lease is asked for again by `after_change` at most this often
 STOP_WAIT_S = 5.0  # longest a stop waits for the catch-ups and the tick under way
 
 
@@ -150,8 +151,10 @@ class Cluster:
         self.bus.publish(live.id, live.index, kind)
 
     def after_change(self, live: LiveGame) -> None:
-        """Ask for the lease of a running game we hold but do not own (at most once a tick);
-        hand back the lease of a game that has ended or was abandoned."""
+        """Ask for the lease of a running game we hold but do not own (once; then again only
+        after RETRY_TICKS ticks: a lease that lapses meanwhile is found by the tick's orphan
+        search, in one batched read); hand back the lease of a game that has ended or was
+        abandoned."""
         if self.stopping:
             return
         if live.session.is_over or live.abandoned:
@@ -161,7 +164,7 @@ class Cluster:
         if self.owns(live.id):
             return
         now = time.monotonic()
-        if now - self.tried.get(live.id, -1e9) >= self.tick_s:
+        if now - self.tried.get(live.id, -1e9) >= RETRY_TICKS * self.tick_s:
             self.tried[live.id] = now
             self._spawn(self._adopt(live.id))
 
@@ -348,7 +351,8 @@ class Cluster:
             log.info("lost the lease of game %s; its timers stop here", game_id)
         # Timers of games whose lease lapsed or was lost stop here (the new owner runs them).
         now = time.monotonic()
-        self.tried = {g: t for g, t in self.tried.items() if now - t < 60 * self.tick_s}
+        self.tried = {g: t for g, t in self.tried.items()
+                      if now - t < RETRY_TICKS * self.tick_s and g in self.hub.live}
         for live in list(self.hub.live.values()):
             if not self.owns(live.id) and self._has_timers(live):
                 self.hub.bots.forget(live)

@@ -1,10 +1,11 @@
 """Live games: one `Session` per game, its lock, its connections; creating, finding and acting.
 
-The hub is the server's single authority. Every change to a game goes through `_commit`, which
-runs under the game's asyncio lock and follows one order: apply in memory (the rules refuse an
-illegal action before anything changes), COMMIT the action row to the store at the expected index,
-and only then tell anyone. If the commit fails, the game is rebuilt from the store, so memory
-never runs ahead of the database. On startup every unfinished game is rebuilt by replaying its
+The hub is the server's single authority. Every change to a game goes through `_commit`
+(web/commit.py), which runs under the game's asyncio lock and follows one order: apply in memory
+(the rules refuse an illegal action before anything changes), COMMIT the action row to the store
+at the expected index (in a thread: the event loop serves the other games meanwhile), and only
+then tell anyone. If the commit fails, the game is rebuilt from the store, so memory never runs
+ahead of the database. On startup every unfinished game is rebuilt by replaying its
 action log (games left alone longer than `abandon_after_s` are marked abandoned instead).
 
 Connections do not receive messages directly: each has an outbound queue filled under the game's
@@ -34,13 +35,13 @@ from pocketgalaxy.core.game import Action, GameRules
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.core.rng import new_seed
 from pocketgalaxy.session import Session
-from pocketgalaxy.web import conns, integrity, payloads, rematch
+from pocketgalaxy.web import commit, conns, integrity, payloads, rematch
 from pocketgalaxy.web.bots import Bots
 from pocketgalaxy.web.errors import WebError, refused_move
 from pocketgalaxy.web.live import Clock, Conn, LiveGame, SeatInfo, encode, play_link
 from pocketgalaxy.web.seat_requests import SeatRequests
 from pocketgalaxy.web.settings import Settings
-from pocketgalaxy.web.store import ActionRow, GameRow, StaleWrite, Store, now
+from pocketgalaxy.web.store import ActionRow, GameRow, Store, now
 from pocketgalaxy.web.themes import guard_options
 from pocketgalaxy.web.tokens import hash_token, new_token, token_matches
 
@@ -465,52 +466,9 @@ class Hub(SeatRequests):
                 self._check_text(value, depth + 1)
 
     async def _commit(self, live: LiveGame, seat: int, action: Action, by: str) -> int:
-        """Apply, persist, then tell everyone (game lock held). Returns the action's index.
-
-        The database write runs in a thread, so the event loop serves the other games
-        meanwhile; this game waits under its lock. A cancellation that comes during the write
-        is held back until the commit is finished and told (memory, store and sockets agree),
-        then raised."""
-        session = live.session
-        at = live.index
-        session.act(seat, action)  # refuses before changing anything
-        stored = session.record.actions[-1][1]
-        outcome = session.outcome.to_json() if session.outcome is not None else None
-        write = asyncio.ensure_future(asyncio.to_thread(
-            self.store.append_action, live.id, at, seat, stored, by, outcome=outcome))
-        cancelled = await _finish(write)
-        try:
-            write.result()
-        except StaleWrite as exc:
-            self._reload(live)
-            self._resync(live)
-            if live.index > at:  # another worker's action holds the index: show it here
-                self._broadcast(live)
-            raise WebError("action/stale", f"position {at} was taken by another action") from exc
-        except Exception as exc:
-            log.exception("could not store action %d of game %s", at, live.id)
-            self._reload(live)
-            self._resync(live)
-            raise WebError("store/failed", "the action could not be saved; try again") from exc
-        live.by.append(by)
-        if not live.conns:
-            live.idle_since = time.monotonic()
-        self._broadcast(live)
-        if self.cluster is not None:
-            self.cluster.committed(live, at, seat, stored, by)  # other workers, after the COMMIT
-        self._after_change(live)
-        if cancelled:
-            raise asyncio.CancelledError
-        return at
-
-    def _resync(self, live: LiveGame) -> None:
-        """After a failed write: a socket that connected during it saw the refused action in
-        its snapshot; it gets a fresh snapshot of the game as stored."""
-        for conn in list(live.conns):
-            if conn.sent_index > live.index and not conn.closed:
-                conn.sent_index = live.index
-                conn.push(payloads.seat_payload(live, conn.seat, "snapshot", since=0,
-                                                clock=self.clock_json(live)))
+        """Apply, persist in a thread, then tell everyone (game lock held; web/commit.py).
+        Returns the action's index."""
+        return await commit.commit(self, live, seat, action, by)
 
     def _broadcast(self, live: LiveGame, *, skip: Conn | None = None) -> None:
         conns.broadcast(live, self.clock_json(live), skip=skip)
@@ -619,19 +577,6 @@ class Hub(SeatRequests):
                 f"game {live.id} was abandoned (nobody came back for "
                 f"{self.settings.abandon_after_s} s); it can be watched and replayed, not played",
             )
-
-
-async def _finish(write: asyncio.Future[None]) -> bool:
-    """Wait for a store write to end, even through cancellation; True if we were cancelled."""
-    cancelled = False
-    while not write.done():
-        try:
-            await asyncio.shield(write)
-        except asyncio.CancelledError:
-            cancelled = True
-        except Exception:  # the caller reads the result and handles the error
-            break
-    return cancelled
 
 
 def _idle_since(updated_at: dt.datetime) -> float:

@@ -195,3 +195,24 @@ def test_a_nudge_carries_the_committed_row_and_a_malformed_row_is_dropped() -> N
                         + move + '}')
         assert bad is not None and "move" not in bad  # still a nudge: the store is read
     assert bus.parse("x" * (bus.MAX_NUDGE_BYTES + 1)) is None
+
+
+def test_the_check_still_finds_a_seat_change_whose_nudge_was_lost(
+    run_cluster: RunCluster,
+) -> None:
+    async def scenario(start: Workers) -> None:
+        a, b = await start("a", lease_ttl_s=60.0), await start("b", lease_ttl_s=60.0)
+        made = a.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=5)
+        gid = str(made["game_id"])
+        Socket(b, gid, None)
+        assert a.cluster is not None and b.cluster is not None
+        await b.cluster.check(every=True)  # equal: b notes the seats text as seen
+        assert gid in b.cluster.seats_seen
+        a.cluster.changed = lambda *_: None  # type: ignore[method-assign]  # nudges lost
+        await a.take_over(gid, 1, made["creator_token"], None)
+        await b.cluster.check(every=True)
+        await wait_for(lambda: b.get(gid).seats[1].takeover is not None,
+                       "b to take the takeover from the store")
+        assert b.get(gid).seats_json() == a.get(gid).seats_json()
+
+    run_cluster(scenario)

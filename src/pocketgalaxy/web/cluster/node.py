@@ -100,6 +100,10 @@ class Cluster:
         self.random = random.Random()  # the order orphans are adopted in; no game depends on it
         self.applied = 0  # nudged actions applied without a store read (tests, logs)
         self.checked = 0  # games compared with the store by the ticks (tests, logs)
+        # game -> (its stored seats text, the seats list in memory) when the check last found
+        # them equal: a change here writes new text, one taken from elsewhere replaces the list,
+        # so an unchanged game's seats are not decoded and compared on every check
+        self.seats_seen: dict[str, tuple[str, list[SeatInfo]]] = {}
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -353,6 +357,7 @@ class Cluster:
         now = time.monotonic()
         self.tried = {g: t for g, t in self.tried.items()
                       if now - t < RETRY_TICKS * self.tick_s and g in self.hub.live}
+        self.seats_seen = {g: t for g, t in self.seats_seen.items() if g in self.hub.live}
         for live in list(self.hub.live.values()):
             if not self.owns(live.id) and self._has_timers(live):
                 self.hub.bots.forget(live)
@@ -379,10 +384,17 @@ class Cluster:
             live = self.hub.live.get(game_id)
             if live is None:
                 continue
-            seats = _seats(seats_text)
-            if (count != live.index or (status == "abandoned") != live.abandoned
-                    or (seats is not None and seats != live.seats_json())):
+            if count != live.index or (status == "abandoned") != live.abandoned:
                 self.follow(game_id)
+                continue
+            seen = self.seats_seen.get(game_id)
+            if seen is not None and seen[0] == seats_text and seen[1] is live.seats:
+                continue  # the very text found equal to these very seats last time
+            seats = _seats(seats_text)
+            if seats is not None and seats != live.seats_json():
+                self.follow(game_id)
+            else:
+                self.seats_seen[game_id] = (seats_text, live.seats)
 
     async def adopt_orphans(self) -> None:
         """Take the lease of running games that nobody holds (bounded per tick)."""

@@ -216,3 +216,9 @@ def test_the_check_still_finds_a_seat_change_whose_nudge_was_lost(
         assert b.get(gid).seats_json() == a.get(gid).seats_json()
 
     run_cluster(scenario)
+
+
+def test_a_nudge_in_bytes_is_read_and_bad_utf8_is_ignored() -> None:
+    raw = b'{"game":"g1","index":1,"kind":"seats","worker":"w2"}'
+    assert bus.parse(raw) == {"game": "g1", "index": 1, "kind": "seats", "worker": "w2"}
+    assert bus.parse(b'{"game":"g\xff","index":1,"kind":"seats","worker":"w2"}') is None

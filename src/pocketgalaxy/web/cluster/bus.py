@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+import orjson
+
+from pocketgalaxy.web.live import encode
 
 log = logging.getLogger("pocketgalaxy.web.cluster")
 
@@ -77,7 +80,7 @@ class Bus:
                                  "worker": self.worker_id}
         if move is not None:
             nudge["move"] = move
-        self.outbox.put_nowait(json.dumps(nudge, separators=(",", ":"), ensure_ascii=False))
+        self.outbox.put_nowait(encode(nudge))
 
     async def _publish_loop(self) -> None:
         while not self.stopping:
@@ -126,16 +129,11 @@ class Bus:
 
 def parse(data: Any) -> dict[str, Any] | None:
     """A received nudge, or None when it is not one (anything else on the channel is ignored)."""
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    if not isinstance(data, str) or len(data) > MAX_NUDGE_BYTES:
+    if not isinstance(data, (bytes, str)) or len(data) > MAX_NUDGE_BYTES:
         return None
     try:
-        nudge = json.loads(data)
-    except ValueError:
+        nudge = orjson.loads(data)  # bytes as they come from Redis; bad UTF-8 is refused too
+    except ValueError:  # orjson.JSONDecodeError is a ValueError
         return None
     if not isinstance(nudge, dict):
         return None

@@ -171,11 +171,14 @@ async def _hello(hub: Hub, conn: Conn, game_id: str, data: dict[str, Any]) -> No
     since = data.get("since", 0)  # absent means 0; null, [] or {} are refused, not read as 0
     if isinstance(since, bool) or not isinstance(since, int) or since < 0:
         raise WebError("action/malformed", "'since' must be an action index (0 or more)")
-    live = await hub.fetch(game_id)
     # Under the game's lock: never in the middle of a commit, so the snapshot shows stored
-    # actions only.
-    async with live.lock:
-        if hub.live.get(game_id) not in (live, None):  # rebuilt meanwhile: take the new one
-            live = hub.get(game_id)
-        seat = hub.authenticate(live, data.get("seat"), data.get("token"))
-        hub.attach(live, conn, seat, min(since, live.index))
+    # actions only. If the game was replaced in memory while we waited, take the new one's lock.
+    for attempt in range(3):  # replaced again and again: attach to the last one seen
+        live = await hub.fetch(game_id)
+        async with live.lock:
+            current = hub.live.get(game_id)
+            if current is not None and current is not live and attempt < 2:
+                continue
+            seat = hub.authenticate(live, data.get("seat"), data.get("token"))
+            hub.attach(live, conn, seat, min(since, live.index))
+            return

@@ -1,10 +1,12 @@
 """The load benches' client for several workers (bench/load_cluster.py): one process, asyncio.
 
 `Load` creates Adventure games across the workers' URLs, opens one WebSocket per seat and per
-watcher (placed `spread` across workers or all on the `game`'s creating worker), and plays both
-seats with random legal moves, at a person's pace (0.5 to 2 s, seeded) or at once; `Stats`
-collects the act -> update latencies on the actor's, the other seat's and the watchers'
-sockets. `LoopLag` measures how late the client's own event loop runs.
+watcher (placed `spread` across workers or all on the `game`'s creating worker; no client
+pings: 2,000 sockets pinging every 20 s cost the client and the workers CPU that is not the
+table's, and the server still pings), and plays both seats with random legal moves, at a
+person's pace (0.5 to 2 s, seeded) or at once; `Stats` collects the act -> update latencies on
+the actor's, the other seat's and the watchers' sockets. `LoopLag` measures how late the
+client's own event loop runs.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 THINK_S = (0.5, 2.0)
@@ -60,14 +63,14 @@ class Table:
     async def open(self) -> None:
         for seat, base in enumerate(self.seat_urls):
             ws = await connect(f"{base}/ws/{self.id}", max_size=2**22, compression=None,
-                               open_timeout=60)
+                               open_timeout=60, ping_interval=None)
             self.socks.append(ws)
             await ws.send(json.dumps({"type": "hello", "seat": seat, "token": self.tokens[seat],
                                       "since": 0}))
             self.tasks.append(asyncio.create_task(self._seat_reader(seat, ws)))
         for base in self.watch_urls:
             ws = await connect(f"{base}/ws/{self.id}", max_size=2**22, compression=None,
-                               open_timeout=60)
+                               open_timeout=60, ping_interval=None)
             self.socks.append(ws)
             await ws.send(json.dumps({"type": "hello", "seat": None, "since": 0}))
             self.tasks.append(asyncio.create_task(self._watch_reader(ws)))
@@ -81,7 +84,7 @@ class Table:
     async def _seat_reader(self, seat: int, ws: ClientConnection) -> None:
         mover = None
         async for raw in ws:
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)
             kind = msg["type"]
             if kind == "error":
                 code = msg["error"]["code"]
@@ -100,7 +103,7 @@ class Table:
     async def _watch_reader(self, ws: ClientConnection) -> None:
         seen = False
         async for raw in ws:
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)
             if msg["type"] == "snapshot" and not seen:
                 seen = True
                 self.ready += 1
@@ -110,7 +113,8 @@ class Table:
         """Play both seats until the game ends (True) or `until` (False)."""
         while time.monotonic() < until:
             try:
-                await asyncio.wait_for(self.changed.wait(), max(0.01, until - time.monotonic()))
+                async with asyncio.timeout(max(0.01, until - time.monotonic())):  # no extra task
+                    await self.changed.wait()
             except TimeoutError:
                 return False
             self.changed.clear()

@@ -130,7 +130,7 @@ class Bots:
                 return True  # the game moved on while we thought: look again
             session.agents[seat] = thought
             try:
-                self.hub._commit(live, seat, action, "bot")
+                await self.hub._commit(live, seat, action, "bot")
             except Exception:
                 log.exception("computer player at seat %s of game %s failed", seat, live.id)
                 return False
@@ -210,7 +210,7 @@ class Bots:
                 # This task must not be cancelled by the reschedule that the commit triggers.
                 live.clock, live.clock_task = None, None
                 try:
-                    self.hub._commit(live, seat, action, "clock")
+                    await self.hub._commit(live, seat, action, "clock")
                 except Exception:
                     log.exception("turn clock move for seat %d of game %s failed", seat, live.id)
         except (asyncio.CancelledError, ThinkingStopped):

@@ -26,6 +26,10 @@ def broadcast(live: LiveGame, clock: dict[str, Any] | None, *, skip: Conn | None
                 live, conn.seat, "update", since=conn.sent_index, clock=clock))
         conn.push(built[key])
         conn.sent_index = live.index
+    # The legal list served every socket of the seat just now; kept, it would be the biggest
+    # part of a waiting game's memory (~20 KB of dicts) for a rare reuse (a refusal, a REST
+    # read), which simply builds it again.
+    live.legal_cache = None
 
 
 def count(live: LiveGame, seat: int | None, step: int) -> bool:

@@ -1,10 +1,11 @@
 """Live games: one `Session` per game, its lock, its connections; creating, finding and acting.
 
-The hub is the server's single authority. Every change to a game goes through `_commit`, which
-runs under the game's asyncio lock and follows one order: apply in memory (the rules refuse an
-illegal action before anything changes), COMMIT the action row to the store at the expected index,
-and only then tell anyone. If the commit fails, the game is rebuilt from the store, so memory
-never runs ahead of the database. On startup every unfinished game is rebuilt by replaying its
+The hub is the server's single authority. Every change to a game goes through `_commit`
+(web/commit.py), which runs under the game's asyncio lock and follows one order: apply in memory
+(the rules refuse an illegal action before anything changes), COMMIT the action row to the store
+at the expected index (in a thread: the event loop serves the other games meanwhile), and only
+then tell anyone. If the commit fails, the game is rebuilt from the store, so memory never runs
+ahead of the database. On startup every unfinished game is rebuilt by replaying its
 action log (games left alone longer than `abandon_after_s` are marked abandoned instead).
 
 Connections do not receive messages directly: each has an outbound queue filled under the game's
@@ -34,13 +35,13 @@ from pocketgalaxy.core.game import Action, GameRules
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.core.rng import new_seed
 from pocketgalaxy.session import Session
-from pocketgalaxy.web import conns, integrity, payloads, rematch
+from pocketgalaxy.web import commit, conns, integrity, payloads, rematch
 from pocketgalaxy.web.bots import Bots
 from pocketgalaxy.web.errors import WebError, refused_move
 from pocketgalaxy.web.live import Clock, Conn, LiveGame, SeatInfo, encode, play_link
 from pocketgalaxy.web.seat_requests import SeatRequests
 from pocketgalaxy.web.settings import Settings
-from pocketgalaxy.web.store import ActionRow, GameRow, StaleWrite, Store, now
+from pocketgalaxy.web.store import ActionRow, GameRow, Store, now
 from pocketgalaxy.web.themes import guard_options
 from pocketgalaxy.web.tokens import hash_token, new_token, token_matches
 
@@ -255,6 +256,20 @@ class Hub(SeatRequests):
             self._after_change(live)
         return live
 
+    async def fetch(self, game_id: str) -> LiveGame:
+        """`get`, with the store read (when the game is not in memory) in a thread."""
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
+            raise WebError("game/unknown", f"no game {game_id!r}")
+        fresh = await asyncio.to_thread(self._load, game_id)
+        live = self.live.get(game_id)  # another request may have loaded it meanwhile
+        if live is None:
+            live = self.live[game_id] = fresh
+            self._after_change(live)
+        return live
+
     def _load(self, game_id: str, *, recheck: bool = False) -> LiveGame:
         """Rebuild a stored game; 409 `record/damaged` if it fails its integrity check."""
         return integrity.load(self.store, game_id, self.rules_for, self._build, recheck=recheck)
@@ -434,7 +449,7 @@ class Hub(SeatRequests):
                 legal = payloads.legal_json(live, seat)
                 raise refused_move(live.rules.name, exc, live.session.view(seat),  # its view only
                                    [s.name for s in live.seats], legal) from exc
-            at = self._commit(live, seat, parsed, "person")
+            at = await self._commit(live, seat, parsed, "person")
             return {"index": live.index, "events": payloads.events_json(live, seat, at, at + 1)}
 
     def _check_text(self, data: Any, depth: int = 0) -> None:
@@ -450,30 +465,10 @@ class Hub(SeatRequests):
             for value in data:
                 self._check_text(value, depth + 1)
 
-    def _commit(self, live: LiveGame, seat: int, action: Action, by: str) -> int:
-        """Apply, persist, then tell everyone (game lock held). Returns the action's index."""
-        session = live.session
-        at = live.index
-        session.act(seat, action)  # refuses before changing anything
-        stored = session.record.actions[-1][1]
-        outcome = session.outcome.to_json() if session.outcome is not None else None
-        try:
-            self.store.append_action(live.id, at, seat, stored, by, outcome=outcome)
-        except StaleWrite as exc:
-            self._reload(live)
-            raise WebError("action/stale", f"position {at} was taken by another action") from exc
-        except Exception as exc:
-            log.exception("could not store action %d of game %s", at, live.id)
-            self._reload(live)
-            raise WebError("store/failed", "the action could not be saved; try again") from exc
-        live.by.append(by)
-        if not live.conns:
-            live.idle_since = time.monotonic()
-        self._broadcast(live)
-        if self.cluster is not None:
-            self.cluster.committed(live)  # the other workers' sockets, after the COMMIT
-        self._after_change(live)
-        return at
+    async def _commit(self, live: LiveGame, seat: int, action: Action, by: str) -> int:
+        """Apply, persist in a thread, then tell everyone (game lock held; web/commit.py).
+        Returns the action's index."""
+        return await commit.commit(self, live, seat, action, by)
 
     def _broadcast(self, live: LiveGame, *, skip: Conn | None = None) -> None:
         conns.broadcast(live, self.clock_json(live), skip=skip)

@@ -10,6 +10,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import orjson
+
 from pocketgalaxy.core.game import GameRules
 from pocketgalaxy.session import Session
 
@@ -117,6 +119,7 @@ class LiveGame:
     abandoned: bool = False  # nobody came back in time: kept, viewable, no more actions
     idle_since: float | None = None  # loop time since when nobody is connected and nothing moved
     touched_at: float = 0.0  # loop time the store's `updated_at` was last refreshed
+    heard_at: float = 0.0  # monotonic time of the last news of it (clustered: the store check)
     rematch_id: str | None = None  # the game its rematch started (web/rematch.py)
     rematch_absent: str = "open"  # what a rematch does with absent people's seats
 
@@ -140,8 +143,15 @@ class LiveGame:
 
 
 def encode(message: dict[str, Any]) -> str:
-    """Compact JSON text, as sent on the wire."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text, as sent on the wire.
+
+    orjson writes the same text as `json.dumps(..., separators=(",", ":"), ensure_ascii=False)`
+    about ten times faster (an update is built and encoded for every seat on every move); what
+    orjson refuses (an integer beyond 64 bits, a key that is not text) goes through json."""
+    try:
+        return orjson.dumps(message).decode("utf-8")
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
 def play_link(game_id: str, seat: int, token: str | None) -> str:

@@ -141,7 +141,7 @@ async def _handle(hub: Hub, conn: Conn, game_id: str, data: Any) -> None:
     if kind == "ping":
         conn.push({"type": "pong"})
     elif kind == "hello":
-        _hello(hub, conn, game_id, data)
+        await _hello(hub, conn, game_id, data)
     elif kind == "act":
         live = _live(hub, conn, game_id)
         if conn.seat is None:
@@ -161,16 +161,24 @@ def _live(hub: Hub, conn: Conn, game_id: str) -> LiveGame:
     return hub.get(game_id)
 
 
-def _hello(hub: Hub, conn: Conn, game_id: str, data: dict[str, Any]) -> None:
+async def _hello(hub: Hub, conn: Conn, game_id: str, data: dict[str, Any]) -> None:
     unknown = sorted(set(data) - {"type", "seat", "token", "since"})
     if unknown:
         raise WebError(
             "action/malformed", f"unknown field(s) {unknown} in hello",
             allowed=["seat", "token", "since"],
         )
-    live = hub.get(game_id)
     since = data.get("since", 0)  # absent means 0; null, [] or {} are refused, not read as 0
     if isinstance(since, bool) or not isinstance(since, int) or since < 0:
         raise WebError("action/malformed", "'since' must be an action index (0 or more)")
-    seat = hub.authenticate(live, data.get("seat"), data.get("token"))
-    hub.attach(live, conn, seat, min(since, live.index))
+    # Under the game's lock: never in the middle of a commit, so the snapshot shows stored
+    # actions only. If the game was replaced in memory while we waited, take the new one's lock.
+    for attempt in range(3):  # replaced again and again: attach to the last one seen
+        live = await hub.fetch(game_id)
+        async with live.lock:
+            current = hub.live.get(game_id)
+            if current is not None and current is not live and attempt < 2:
+                continue
+            seat = hub.authenticate(live, data.get("seat"), data.get("token"))
+            hub.attach(live, conn, seat, min(since, live.index))
+            return

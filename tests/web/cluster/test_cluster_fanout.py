@@ -78,7 +78,7 @@ def test_a_lost_nudge_is_healed_by_the_next_one(run_cluster: RunCluster) -> None
         cluster = a.cluster
         assert cluster is not None
         published = cluster.committed
-        cluster.committed = lambda live: None  # type: ignore[method-assign]  # this one is lost
+        cluster.committed = lambda *_: None  # type: ignore[method-assign]  # this one is lost
         await _play(a, gid)
         cluster.committed = published  # type: ignore[method-assign]
         await _play(a, gid)
@@ -97,7 +97,7 @@ def test_the_store_check_heals_when_every_nudge_is_lost(run_cluster: RunCluster)
         watcher = Socket(b, gid, None)
         cluster = a.cluster
         assert cluster is not None
-        cluster.committed = lambda live: None  # type: ignore[method-assign]
+        cluster.committed = lambda *_: None  # type: ignore[method-assign]
         for _ in range(3):
             await _play(a, gid)
         # b's tick (every lease_ttl_s / 3) compares its games with the store.

@@ -1,9 +1,12 @@
 """The nudges between workers: one Redis pub/sub channel, `pocketgalaxy:games`.
 
 After a worker COMMITs a change to a game it publishes a small JSON nudge
-`{"game": id, "index": n, "kind": "action" | "seats" | "status", "worker": its id}`. A nudge
-carries no state: the receiver reads what changed from the store (the log is the truth), so a
-lost, late or repeated nudge only delays or repeats a cheap read, never shows a wrong game.
+`{"game": id, "index": n, "kind": "action" | "seats" | "status", "worker": its id}`. The nudge
+of an action also carries that committed action row (`"move": {"at", "seat", "action", "by"}`,
+the same values as the stored row): a worker whose copy of the game stands at `at` applies it
+at once, without reading the store. Any other case (a gap, a seat or status change, a busy game)
+is read from the store (the log is the truth), so a lost, late or repeated nudge only delays or
+repeats a cheap read, never shows a wrong game.
 
 One channel for every game rather than one per game: a worker never has to subscribe and
 unsubscribe as games come and go (no window where a fresh game's nudges are missed), and each
@@ -19,14 +22,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
+
+from pocketgalaxy.web.live import encode
+
 log = logging.getLogger("pocketgalaxy.web.cluster")
 
 CHANNEL = "pocketgalaxy:games"
+MAX_NUDGE_BYTES = 65_536  # a nudge with its action row; anything longer is not ours and ignored
 QUEUE_LIMIT = 10_000  # nudges waiting to be published; past it they are dropped (the check heals)
 RETRY_S = 0.5  # pause before reconnecting after a Redis error
 STOP_WAIT_S = 2.0  # longest a stop waits for the loops
@@ -62,14 +69,18 @@ class Bus:
             await asyncio.wait(self.tasks, timeout=STOP_WAIT_S)
         self.tasks = []
 
-    def publish(self, game_id: str, index: int, kind: str) -> None:
-        """Queue a nudge (never waits; the game's lock may be held)."""
+    def publish(self, game_id: str, index: int, kind: str,
+                move: dict[str, Any] | None = None) -> None:
+        """Queue a nudge (never waits; the game's lock may be held). `move`: the committed
+        action row of an "action" nudge, for the receivers to apply without a store read."""
         if self.outbox.qsize() >= QUEUE_LIMIT:
             self.dropped += 1
             return
-        self.outbox.put_nowait(json.dumps(
-            {"game": game_id, "index": index, "kind": kind, "worker": self.worker_id},
-            separators=(",", ":")))
+        nudge: dict[str, Any] = {"game": game_id, "index": index, "kind": kind,
+                                 "worker": self.worker_id}
+        if move is not None:
+            nudge["move"] = move
+        self.outbox.put_nowait(encode(nudge))
 
     async def _publish_loop(self) -> None:
         while not self.stopping:
@@ -118,16 +129,11 @@ class Bus:
 
 def parse(data: Any) -> dict[str, Any] | None:
     """A received nudge, or None when it is not one (anything else on the channel is ignored)."""
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
-    if not isinstance(data, str) or len(data) > 1000:
+    if not isinstance(data, (bytes, str)) or len(data) > MAX_NUDGE_BYTES:
         return None
     try:
-        nudge = json.loads(data)
-    except ValueError:
+        nudge = orjson.loads(data)  # bytes as they come from Redis; bad UTF-8 is refused too
+    except ValueError:  # orjson.JSONDecodeError is a ValueError
         return None
     if not isinstance(nudge, dict):
         return None
@@ -136,4 +142,18 @@ def parse(data: Any) -> dict[str, Any] | None:
             and isinstance(worker, str) and isinstance(index, int)
             and not isinstance(index, bool)):
         return None
+    if "move" in nudge and _move(nudge["move"]) is None:
+        del nudge["move"]  # unreadable: the receiver reads the store instead
     return nudge
+
+
+def _move(move: Any) -> dict[str, Any] | None:
+    """The action row a nudge carries, checked for shape (the rules check the action itself)."""
+    if not isinstance(move, dict):
+        return None
+    at, seat, action, by = (move.get(k) for k in ("at", "seat", "action", "by"))
+    if not (isinstance(at, int) and not isinstance(at, bool) and at >= 0
+            and isinstance(seat, int) and not isinstance(seat, bool) and seat >= 0
+            and isinstance(action, dict) and isinstance(by, str)):
+        return None
+    return move

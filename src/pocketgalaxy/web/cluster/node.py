@@ -11,8 +11,13 @@ does not own). Everything else runs on this object's own tasks:
   worker's sockets. Per connection the hub sends what lies between the last index sent and the
   game's index (web/conns.py), so every action reaches every socket once and in order, whatever
   the nudges did (late, repeated, lost);
+- the nudge of an action carries the committed row: when this worker's copy stands at that
+  row's index and nothing else is under way for the game, the row is applied at once (no store
+  read, no task); otherwise the catch-up above runs;
 - a tick every third of the lease time renews this worker's leases (a lost one stops that
-  game's timers here), compares every game in memory with the store (heals lost nudges), and
+  game's timers here), compares with the store, in one batched query, the games in memory that
+  it heard nothing of for a tick (heals lost nudges: a lost nudge of a game that keeps moving
+  shows as a gap at its next nudge, one of a game that went quiet at the next check), and
   adopts running games whose lease nobody holds (their owner died or stopped), a bounded number
   per tick, in a random order so that several workers share the orphans.
 """
@@ -41,6 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pocketgalaxy.web.cluster")
 
 ADOPT_PER_TICK = 64  # orphaned games one worker takes per tick (the others take the rest)
+RETRY_TICKS = 30  # a held game's lease is asked for again by `after_change` at most this often
 STOP_WAIT_S = 5.0  # longest a stop waits for the catch-ups and the tick under way
 
 
@@ -92,6 +98,12 @@ class Cluster:
         self.wake = asyncio.Event()  # set on stop: the tick loop ends without waiting
         self.stopping = False
         self.random = random.Random()  # the order orphans are adopted in; no game depends on it
+        self.applied = 0  # nudged actions applied without a store read (tests, logs)
+        self.checked = 0  # games compared with the store by the ticks (tests, logs)
+        # game -> (its stored seats text, the seats list in memory) when the check last found
+        # them equal: a change here writes new text, one taken from elsewhere replaces the list,
+        # so an unchanged game's seats are not decoded and compared on every check
+        self.seats_seen: dict[str, tuple[str, list[SeatInfo]]] = {}
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -131,17 +143,22 @@ class Cluster:
     def owns(self, game_id: str) -> bool:
         return self.leases.owns(game_id)
 
-    def committed(self, live: LiveGame) -> None:
-        """An action of this game was committed here: nudge the other workers."""
-        self.bus.publish(live.id, live.index, "action")
+    def committed(self, live: LiveGame, at: int, seat: int, action: dict[str, Any],
+                  by: str) -> None:
+        """Action `at` of this game was committed here: nudge the other workers, with the row."""
+        live.heard_at = time.monotonic()
+        self.bus.publish(live.id, live.index, "action",
+                         {"at": at, "seat": seat, "action": action, "by": by})
 
     def changed(self, live: LiveGame, kind: str) -> None:
         """Seats or status changed here (claim, takeover, return, abandonment, rematch)."""
         self.bus.publish(live.id, live.index, kind)
 
     def after_change(self, live: LiveGame) -> None:
-        """Ask for the lease of a running game we hold but do not own (at most once a tick);
-        hand back the lease of a game that has ended or was abandoned."""
+        """Ask for the lease of a running game we hold but do not own (once; then again only
+        after RETRY_TICKS ticks: a lease that lapses meanwhile is found by the tick's orphan
+        search, in one batched read); hand back the lease of a game that has ended or was
+        abandoned."""
         if self.stopping:
             return
         if live.session.is_over or live.abandoned:
@@ -151,7 +168,7 @@ class Cluster:
         if self.owns(live.id):
             return
         now = time.monotonic()
-        if now - self.tried.get(live.id, -1e9) >= self.tick_s:
+        if now - self.tried.get(live.id, -1e9) >= RETRY_TICKS * self.tick_s:
             self.tried[live.id] = now
             self._spawn(self._adopt(live.id))
 
@@ -175,8 +192,37 @@ class Cluster:
 
     # -- following other workers -----------------------------------------------------------
     def on_nudge(self, nudge: dict[str, Any]) -> None:
-        if nudge["game"] in self.hub.live:
-            self.follow(nudge["game"])
+        live = self.hub.live.get(nudge["game"])
+        if live is None:
+            return
+        live.heard_at = time.monotonic()
+        move = nudge.get("move")
+        if nudge["kind"] == "action" and move is not None:
+            if move["at"] < live.index:
+                return  # already here (a repeated or late nudge; or a write racing it here,
+                # whose failure reloads the game from the store)
+            if self.apply(live, move):
+                return
+        self.follow(live.id)
+
+    def apply(self, live: LiveGame, move: dict[str, Any]) -> bool:
+        """Apply a nudged action row at once when it is the next one and the game is free here
+        (no await between the checks and the change: nothing else runs on the game meanwhile).
+        False when it cannot be (busy, a gap, or the rules refuse it): the caller catches up
+        from the store instead."""
+        hub = self.hub
+        if (self.stopping or move["at"] != live.index or live.lock.locked()
+                or live.id in self.following or hub.live.get(live.id) is not live):
+            return False
+        try:
+            live.session.act(move["seat"], move["action"])  # refuses before changing anything
+        except PocketGalaxyError:
+            return False
+        live.by.append(move["by"])
+        self.applied += 1
+        hub._broadcast(live)
+        hub._after_change(live)
+        return True
 
     def follow(self, game_id: str) -> None:
         """Catch the game up with the store (one catch-up at a time per game)."""
@@ -216,6 +262,7 @@ class Cluster:
             if hub.live.get(game_id) is not live:
                 return False
             changed = await self.catch_up_locked(live)
+            live.heard_at = time.monotonic()
             if changed:
                 hub._broadcast(live)
                 hub._after_change(live)
@@ -308,7 +355,9 @@ class Cluster:
             log.info("lost the lease of game %s; its timers stop here", game_id)
         # Timers of games whose lease lapsed or was lost stop here (the new owner runs them).
         now = time.monotonic()
-        self.tried = {g: t for g, t in self.tried.items() if now - t < 60 * self.tick_s}
+        self.tried = {g: t for g, t in self.tried.items()
+                      if now - t < RETRY_TICKS * self.tick_s and g in self.hub.live}
+        self.seats_seen = {g: t for g, t in self.seats_seen.items() if g in self.hub.live}
         for live in list(self.hub.live.values()):
             if not self.owns(live.id) and self._has_timers(live):
                 self.hub.bots.forget(live)
@@ -319,20 +368,33 @@ class Cluster:
     def _has_timers(live: LiveGame) -> bool:
         return any(t is not None for t in (live.bot_task, live.clock_task, live.away_task))
 
-    async def check(self) -> None:
-        """Compare every game in memory with the store; catch up those that differ."""
-        ids = list(self.hub.live)
+    async def check(self, *, every: bool = False) -> None:
+        """Compare with the store the games in memory heard nothing of for a tick (`every`:
+        all of them), in one batched query; catch up those that differ."""
+        now = time.monotonic()
+        ids = [g for g, live in self.hub.live.items()
+               if every or now - live.heard_at >= self.tick_s]
         if not ids:
             return
+        self.checked += len(ids)
+        for game_id in ids:
+            self.hub.live[game_id].heard_at = now  # checked now: not again before a tick
         stored = await asyncio.to_thread(self.hub.store.progress, ids)
         for game_id, (count, status, seats_text) in stored.items():
             live = self.hub.live.get(game_id)
             if live is None:
                 continue
-            seats = _seats(seats_text)
-            if (count != live.index or (status == "abandoned") != live.abandoned
-                    or (seats is not None and seats != live.seats_json())):
+            if count != live.index or (status == "abandoned") != live.abandoned:
                 self.follow(game_id)
+                continue
+            seen = self.seats_seen.get(game_id)
+            if seen is not None and seen[0] == seats_text and seen[1] is live.seats:
+                continue  # the very text found equal to these very seats last time
+            seats = _seats(seats_text)
+            if seats is not None and seats != live.seats_json():
+                self.follow(game_id)
+            else:
+                self.seats_seen[game_id] = (seats_text, live.seats)
 
     async def adopt_orphans(self) -> None:
         """Take the lease of running games that nobody holds (bounded per tick)."""

@@ -10,6 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from pocketgalaxy.web import payloads
 from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.live import Conn
 
@@ -17,6 +18,7 @@ LEASE_TTL_S = 0.6  # short, so that a takeover happens within a second in the te
 
 Workers = Callable[..., Awaitable[Hub]]
 Scenario = Callable[[Workers], Awaitable[None]]
+RunCluster = Callable[[Scenario], None]
 
 
 def free_port() -> int:
@@ -73,3 +75,21 @@ class Socket:
     def events(self) -> list[dict[str, Any]]:
         """The events of every snapshot and update, in the order they came."""
         return [e for m in self.read() if m["type"] in ("snapshot", "update") for e in m["events"]]
+
+
+async def two_people_game(hub: Hub, seed: int = 1234) -> str:
+    """A game of two people created on `hub`, once `hub` holds its lease."""
+    made = hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=seed)
+    gid = str(made["game_id"])
+    cluster = hub.cluster
+    assert cluster is not None
+    await wait_for(lambda: cluster.owns(gid), "the creating worker to take the lease")
+    return gid
+
+
+async def play_first_legal(hub: Hub, game_id: str) -> None:
+    """The seat to act plays its first legal action through this worker."""
+    live = hub.get(game_id)
+    seat = live.session.to_act
+    assert seat is not None
+    await hub.act(game_id, seat, payloads.legal_json(live, seat)[0], live.index)

@@ -3,34 +3,19 @@ order and exactly once, and a lost nudge is healed from the store."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from clusterkit import Scenario, Socket, Workers, wait_for
+from clusterkit import (
+    RunCluster,
+    Socket,
+    Workers,
+    play_first_legal,
+    two_people_game,
+    wait_for,
+)
 
 from pocketgalaxy.web import payloads
-from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.live import LiveGame
-
-RunCluster = Callable[[Scenario], None]
-
-
-async def _two_people(hub: Hub) -> str:
-    """A game of two people created on `hub`, once `hub` holds its lease."""
-    made = hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=1234)
-    gid = str(made["game_id"])
-    cluster = hub.cluster
-    assert cluster is not None
-    await wait_for(lambda: cluster.owns(gid), "the creating worker to take the lease")
-    return gid
-
-
-async def _play(hub: Hub, game_id: str) -> None:
-    """The seat to act plays its first legal action through this worker."""
-    live = hub.get(game_id)
-    seat = live.session.to_act
-    assert seat is not None
-    await hub.act(game_id, seat, payloads.legal_json(live, seat)[0], live.index)
 
 
 def _full_events(live: LiveGame, seat: int | None) -> list[dict[str, Any]]:
@@ -43,7 +28,7 @@ def test_moves_through_either_worker_reach_every_socket_in_order_exactly_once(
     async def scenario(start: Workers) -> None:
         # A long tick: only the nudges can carry the moves across (the store check never runs).
         a, b = await start("a", lease_ttl_s=60.0), await start("b", lease_ttl_s=60.0)
-        gid = await _two_people(a)
+        gid = await two_people_game(a)
         sockets = [Socket(a, gid, None), Socket(b, gid, None), Socket(b, gid, 0),
                    Socket(a, gid, 1)]
         moves = 0
@@ -51,7 +36,7 @@ def test_moves_through_either_worker_reach_every_socket_in_order_exactly_once(
             worker = (a, b)[moves % 2]  # alternate: every move comes from the other worker
             await wait_for(lambda w=worker, n=moves: w.get(gid).index == n,  # type: ignore[misc]
                            f"worker {worker.settings.worker_id} to reach index {moves}")
-            await _play(worker, gid)
+            await play_first_legal(worker, gid)
             moves += 1
         for s in sockets:
             await wait_for(lambda s=s: s.index() == moves,  # type: ignore[misc]
@@ -73,15 +58,15 @@ def test_a_lost_nudge_is_healed_by_the_next_one(run_cluster: RunCluster) -> None
     async def scenario(start: Workers) -> None:
         # A long tick: the store check cannot be what heals here, only the next nudge.
         a, b = await start("a", lease_ttl_s=60.0), await start("b", lease_ttl_s=60.0)
-        gid = await _two_people(a)
+        gid = await two_people_game(a)
         watcher = Socket(b, gid, None)
         cluster = a.cluster
         assert cluster is not None
         published = cluster.committed
         cluster.committed = lambda *_: None  # type: ignore[method-assign]  # this one is lost
-        await _play(a, gid)
+        await play_first_legal(a, gid)
         cluster.committed = published  # type: ignore[method-assign]
-        await _play(a, gid)
+        await play_first_legal(a, gid)
         await wait_for(lambda: watcher.index() == 2, "the watcher on b to reach index 2")
         assert watcher.events() == _full_events(a.get(gid), None)
         updates = [m for m in watcher.read() if m["type"] == "update"]
@@ -93,13 +78,13 @@ def test_a_lost_nudge_is_healed_by_the_next_one(run_cluster: RunCluster) -> None
 def test_the_store_check_heals_when_every_nudge_is_lost(run_cluster: RunCluster) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a"), await start("b")
-        gid = await _two_people(a)
+        gid = await two_people_game(a)
         watcher = Socket(b, gid, None)
         cluster = a.cluster
         assert cluster is not None
         cluster.committed = lambda *_: None  # type: ignore[method-assign]
         for _ in range(3):
-            await _play(a, gid)
+            await play_first_legal(a, gid)
         # b's tick (every lease_ttl_s / 3) compares its games with the store.
         await wait_for(lambda: watcher.index() == 3, "the watcher on b to reach index 3", 5.0)
         assert watcher.events() == _full_events(a.get(gid), None)
@@ -112,7 +97,7 @@ def test_a_stale_move_on_a_lagging_worker_is_refused_and_changes_nothing(
 ) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a", lease_ttl_s=60.0), await start("b", lease_ttl_s=60.0)
-        gid = await _two_people(a)
+        gid = await two_people_game(a)
         b.get(gid)
         b_cluster = b.cluster
         assert b_cluster is not None
@@ -139,7 +124,7 @@ def test_a_stale_move_on_a_lagging_worker_is_refused_and_changes_nothing(
 def test_a_seat_claimed_on_one_worker_is_known_to_the_other(run_cluster: RunCluster) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a"), await start("b")
-        gid = await _two_people(a)
+        gid = await two_people_game(a)
         watcher = Socket(b, gid, None)
         await a.claim(gid, 1, "Ada")
         await wait_for(lambda: b.get(gid).seats[1].name == "Ada", "b to learn the claim")

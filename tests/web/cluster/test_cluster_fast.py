@@ -5,32 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
 from typing import Any
 
-from clusterkit import Scenario, Socket, Workers, wait_for
+from clusterkit import (
+    RunCluster,
+    Socket,
+    Workers,
+    play_first_legal,
+    two_people_game,
+    wait_for,
+)
 
 from pocketgalaxy.web import payloads
 from pocketgalaxy.web.cluster import bus
 from pocketgalaxy.web.hub import Hub
-
-RunCluster = Callable[[Scenario], None]
-
-
-async def _game(hub: Hub, seed: int = 1234) -> str:
-    made = hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=seed)
-    gid = str(made["game_id"])
-    cluster = hub.cluster
-    assert cluster is not None
-    await wait_for(lambda: cluster.owns(gid), "the creating worker to take the lease")
-    return gid
-
-
-async def _play(hub: Hub, game_id: str) -> None:
-    live = hub.get(game_id)
-    seat = live.session.to_act
-    assert seat is not None
-    await hub.act(game_id, seat, payloads.legal_json(live, seat)[0], live.index)
 
 
 class Reads:
@@ -59,12 +47,12 @@ def test_a_nudged_action_is_applied_on_the_other_worker_without_a_store_read(
     async def scenario(start: Workers) -> None:
         # Long leases: no tick runs during the test, so only the nudges carry the moves.
         a, b = await start("a", lease_ttl_s=60.0), await start("b", lease_ttl_s=60.0)
-        gid = await _game(a)
+        gid = await two_people_game(a)
         watcher = Socket(b, gid, None)
         reads = Reads(b)
         assert b.cluster is not None
         for n in range(1, 6):
-            await _play(a, gid)
+            await play_first_legal(a, gid)
             await wait_for(lambda n=n: watcher.index() == n,  # type: ignore[misc]
                            f"the watcher on b to be sent index {n}")
         assert reads.calls == []  # every move came with its nudge
@@ -80,15 +68,15 @@ def test_a_nudged_action_is_applied_on_the_other_worker_without_a_store_read(
 def test_a_nudge_with_a_gap_is_caught_up_from_the_store(run_cluster: RunCluster) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a", lease_ttl_s=60.0), await start("b", lease_ttl_s=60.0)
-        gid = await _game(a)
+        gid = await two_people_game(a)
         watcher = Socket(b, gid, None)
         assert a.cluster is not None and b.cluster is not None
         published = a.cluster.committed
         a.cluster.committed = lambda *_: None  # type: ignore[method-assign]  # lost
-        await _play(a, gid)
+        await play_first_legal(a, gid)
         a.cluster.committed = published  # type: ignore[method-assign]
         reads = Reads(b)
-        await _play(a, gid)  # its nudge carries row 1; b stands at 0: a gap
+        await play_first_legal(a, gid)  # its nudge carries row 1; b stands at 0: a gap
         await wait_for(lambda: watcher.index() == 2, "the watcher on b to reach index 2")
         assert "load_actions" in reads.calls
         assert b.cluster.applied == 0
@@ -102,7 +90,7 @@ def test_a_nudged_action_the_rules_refuse_is_read_from_the_store_instead(
 ) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a", lease_ttl_s=60.0), await start("b", lease_ttl_s=60.0)
-        gid = await _game(a)
+        gid = await two_people_game(a)
         watcher = Socket(b, gid, None)
         assert b.cluster is not None
         live_b = b.get(gid)
@@ -114,7 +102,7 @@ def test_a_nudged_action_the_rules_refuse_is_read_from_the_store_instead(
                                      "by": "person"}})
         await wait_for(lambda: gid not in b.cluster.following, "b's catch-up to end")  # type: ignore[union-attr]
         assert live_b.index == 0 and b.cluster.applied == 0
-        await _play(a, gid)
+        await play_first_legal(a, gid)
         await wait_for(lambda: watcher.index() == 1, "the watcher on b to reach index 1")
         assert watcher.events() == payloads.events_json(a.get(gid), None, 0)
 
@@ -126,7 +114,7 @@ def test_the_tick_compares_with_the_store_only_the_games_not_heard_of(
 ) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a", lease_ttl_s=60.0), await start("b", lease_ttl_s=60.0)
-        busy, quiet = await _game(a, 1), await _game(a, 2)
+        busy, quiet = await two_people_game(a, 1), await two_people_game(a, 2)
         for gid in (busy, quiet):
             Socket(b, gid, None)
         assert b.cluster is not None
@@ -140,7 +128,7 @@ def test_the_tick_compares_with_the_store_only_the_games_not_heard_of(
         b.store.progress = spied  # type: ignore[method-assign]
         old = time.monotonic() - 2 * b.cluster.tick_s
         b.get(busy).heard_at = b.get(quiet).heard_at = old
-        await _play(a, busy)  # b hears of `busy` now
+        await play_first_legal(a, busy)  # b hears of `busy` now
         await wait_for(lambda: b.get(busy).index == 1, "b to apply the move of `busy`")
         await b.cluster.check()
         assert asked == [[quiet]]  # one query, for the game b heard nothing of
@@ -157,7 +145,7 @@ def test_the_lease_of_a_game_owned_elsewhere_is_not_asked_for_on_every_move(
 ) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a", lease_ttl_s=60.0), await start("b", lease_ttl_s=60.0)
-        gid = await _game(a)
+        gid = await two_people_game(a)
         watcher = Socket(b, gid, None)
         assert b.cluster is not None
         asked: list[str] = []
@@ -172,7 +160,7 @@ def test_the_lease_of_a_game_owned_elsewhere_is_not_asked_for_on_every_move(
         b.cluster.tick_s = 0.05
         for n in range(1, 5):
             await asyncio.sleep(0.06)
-            await _play(a, gid)
+            await play_first_legal(a, gid)
             await wait_for(lambda n=n: watcher.index() == n,  # type: ignore[misc]
                            f"the watcher on b to reach index {n}")
         # The one ask when the game came to b (its task may run after the spy is in place);

@@ -157,3 +157,27 @@ def test_no_registry_or_catalogue_can_seat_the_oracle() -> None:
                 make_agent(game, "oracle", seat, seats)
             assert info.value.code == "agent/unknown"
         assert all("oracle" not in e.spec for e in entries(game))
+
+
+def _asyncio_run_calls(path: Path) -> list[int]:
+    """Lines of `path` that call `asyncio.run(...)` itself (not passing it along as a value)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [node.lineno for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "run" and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "asyncio"]
+
+
+def test_tests_start_event_loops_only_through_loopkit() -> None:
+    # Once a browser test has run, Playwright's loop is running in the main thread for the rest of
+    # the session and a bare asyncio.run fails there: tests use loopkit.run_on_own_loop instead.
+    tests = Path(__file__).resolve().parent
+    offenders = [f"{p.relative_to(tests)}:{line}" for p in sorted(tests.rglob("*.py"))
+                 if p.name != "loopkit.py" for line in _asyncio_run_calls(p)]
+    assert offenders == []
+
+
+def test_the_loop_probe_finds_a_bare_asyncio_run(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text("import asyncio\n\nasync def f(): ...\n\nasyncio.run(f())\n", encoding="utf-8")
+    assert _asyncio_run_calls(probe) == [5]

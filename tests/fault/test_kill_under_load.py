@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from faultkit import aio, report
+from faultkit import report
 from faultkit.ledger import check_record
 from faultkit.load import (
     Epoch,
@@ -23,6 +23,7 @@ from faultkit.load import (
 )
 from faultkit.scale import fault_scale
 from faultkit.server import ServerProcess
+from loopkit import run_on_own_loop
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
 
@@ -51,14 +52,14 @@ def test_sigkill_under_load_loses_nothing_acknowledged(tmp_path: Path) -> None:
             run = Epoch(server, games, rngs, stats,
                         kill_after_acks=None if last else rng.randint(*KILL_AFTER_ACKS),
                         deadline=time.monotonic() + 60, max_actions=10_000)
-            aio.run(run.run())
+            run_on_own_loop(run.run())
             per_epoch_acks.append(stats.acked_in_epoch)
             if not last:
                 assert not server.running
                 server.start()
                 resend_unacknowledged(server, games, stats)
         hand_to_computers(server, games)
-        aio.run(wait_all_over(server, games, timeout=60 * scale))
+        run_on_own_loop(wait_all_over(server, games, timeout=60 * scale))
         results = [check_record(g, server.api("GET", f"/api/games/{g.game_id}/record"))
                    for g in games]
         problems = server.problems()

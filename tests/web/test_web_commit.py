@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from loopkit import run_on_own_loop
 
 from pocketgalaxy.web import payloads
 from pocketgalaxy.web.errors import WebError
@@ -55,7 +56,7 @@ def _run(tmp_path: Path, scenario: Any) -> None:
             await hub.stop()
             store.dispose()
 
-    asyncio.run(main())
+    run_on_own_loop(main())
 
 
 def _game(hub: Hub) -> str:

@@ -4,27 +4,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+from loopkit import run_on_own_loop
 
 from pocketgalaxy.web import payloads
 from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.settings import Settings
 from pocketgalaxy.web.store import StaleWrite, Store
-
-
-def _run(coro: Any) -> None:
-    """Run a scenario on its own event loop in a fresh thread.
-
-    Playwright's sync API (the browser tests) keeps a loop running in the main thread for the whole
-    session, where `asyncio.run` would refuse to start.
-    """
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, coro).result()
 
 
 @pytest.fixture
@@ -66,7 +56,7 @@ def test_two_actions_at_once_exactly_one_applies(make_hub: Callable[[], Hub]) ->
         assert hub.store.count_actions(gid) == 1 == hub.get(gid).index
         await hub.stop()
 
-    _run(scenario())
+    run_on_own_loop(scenario())
 
 
 def test_two_servers_on_one_database_cannot_both_write_an_index(
@@ -91,7 +81,7 @@ def test_two_servers_on_one_database_cannot_both_write_an_index(
         await first.stop()
         await second.stop()
 
-    _run(scenario())
+    run_on_own_loop(scenario())
 
 
 def test_store_refuses_a_second_row_for_an_index(make_hub: Callable[[], Hub]) -> None:

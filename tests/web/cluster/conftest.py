@@ -10,18 +10,17 @@ tests: without it these tests skip, unless POCKETGALAXY_REQUIRE_POSTGRES=1 (CI),
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 from clusterkit import LEASE_TTL_S, Scenario, free_port
+from loopkit import run_on_own_loop
 
 from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.settings import Settings
@@ -94,8 +93,6 @@ def run_cluster(
                         await hub.stop()
                     hub.store.dispose()
 
-        # Playwright's sync API keeps a loop in the main thread; asyncio.run needs its own.
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(asyncio.run, main()).result()
+        run_on_own_loop(main())
 
     return _run

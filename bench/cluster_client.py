@@ -4,25 +4,51 @@
 watcher (placed `spread` across workers or all on the `game`'s creating worker; no client
 pings: 2,000 sockets pinging every 20 s cost the client and the workers CPU that is not the
 table's, and the server still pings), and plays both seats with random legal moves, at a
-person's pace (0.5 to 2 s, seeded) or at once; `Stats` collects the act -> update latencies on
-the actor's, the other seat's and the watchers' sockets. `LoopLag` measures how late the
-client's own event loop runs.
+person's pace (0.5 to 2 s, seeded) or at once, on uvloop, reading each message's bytes as they
+come (no decode to str) and writing its own with orjson; `Stats` collects the act -> update
+latencies on the actor's, the other seat's and the watchers' sockets. `LoopLag` measures how
+late the client's own event loop runs.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import time
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import orjson
+import uvloop
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+T = TypeVar("T")
 
 THINK_S = (0.5, 2.0)
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run the client on uvloop, as uvicorn runs the workers: the client shares the 2 cores
+    with them, so every microsecond it spends per message is taken from the table."""
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
+
+
+def _dumps(message: dict[str, Any]) -> bytes:
+    return orjson.dumps(message)
+
+
+async def _messages(ws: ClientConnection) -> AsyncIterator[bytes]:
+    """The socket's messages as they came (bytes, not decoded to str: orjson reads the bytes)
+    until it closes."""
+    while True:
+        try:
+            yield await ws.recv(decode=False)
+        except ConnectionClosed:
+            return
 
 
 @dataclass
@@ -65,14 +91,14 @@ class Table:
             ws = await connect(f"{base}/ws/{self.id}", max_size=2**22, compression=None,
                                open_timeout=60, ping_interval=None)
             self.socks.append(ws)
-            await ws.send(json.dumps({"type": "hello", "seat": seat, "token": self.tokens[seat],
-                                      "since": 0}))
+            await ws.send(_dumps({"type": "hello", "seat": seat, "token": self.tokens[seat],
+                                  "since": 0}), text=True)
             self.tasks.append(asyncio.create_task(self._seat_reader(seat, ws)))
         for base in self.watch_urls:
             ws = await connect(f"{base}/ws/{self.id}", max_size=2**22, compression=None,
                                open_timeout=60, ping_interval=None)
             self.socks.append(ws)
-            await ws.send(json.dumps({"type": "hello", "seat": None, "since": 0}))
+            await ws.send(_dumps({"type": "hello", "seat": None, "since": 0}), text=True)
             self.tasks.append(asyncio.create_task(self._watch_reader(ws)))
 
     def _latency(self, msg: dict[str, Any], into: list[float]) -> None:
@@ -83,7 +109,7 @@ class Table:
 
     async def _seat_reader(self, seat: int, ws: ClientConnection) -> None:
         mover = None
-        async for raw in ws:
+        async for raw in _messages(ws):
             msg = orjson.loads(raw)
             kind = msg["type"]
             if kind == "error":
@@ -102,7 +128,7 @@ class Table:
 
     async def _watch_reader(self, ws: ClientConnection) -> None:
         seen = False
-        async for raw in ws:
+        async for raw in _messages(ws):
             msg = orjson.loads(raw)
             if msg["type"] == "snapshot" and not seen:
                 seen = True
@@ -130,8 +156,8 @@ class Table:
                     action = self.rng.choice(msg["legal"])
                     self.sent_at[index] = time.perf_counter()
                     self.sent_at.pop(index - 3, None)  # keep only the latest few
-                    await self.socks[seat].send(json.dumps(
-                        {"type": "act", "action": action, "index": index}))
+                    await self.socks[seat].send(_dumps(
+                        {"type": "act", "action": action, "index": index}), text=True)
                     if self.stats.measuring:
                         self.stats.actions += 1
                     break

@@ -30,7 +30,6 @@ on at most 100 games, 600 s per phase; it stops everything it started by itself.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import resource
@@ -46,7 +45,7 @@ from urllib.parse import urlparse
 
 import httpx
 import psutil
-from cluster_client import THINK_S, Load, LoopLag
+from cluster_client import THINK_S, Load, LoopLag, run
 from load_ws import _LOOPBACK, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -214,7 +213,7 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
             await load.close()
             return elapsed
 
-        elapsed = asyncio.run(go())
+        elapsed = run(go())
     finally:
         workers.stop()
         db.drop()
@@ -263,7 +262,7 @@ def saturate(n: int, args: argparse.Namespace, pg: str | None, redis_url: str | 
             await load.close()
             return elapsed
 
-        elapsed = asyncio.run(go())
+        elapsed = run(go())
     finally:
         workers.stop()
         if db:

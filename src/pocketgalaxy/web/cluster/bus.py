@@ -13,7 +13,9 @@ unsubscribe as games come and go (no window where a fresh game's nudges are miss
 worker simply drops the nudges of games it does not hold. The cost is that every worker reads
 every nudge: about 100 bytes each, a few thousand a second at most at this project's scale.
 
-Publishing never blocks the caller: nudges wait in a queue drained by one task, in order.
+Publishing never blocks the caller: nudges wait in a queue drained by one task, in order; the
+nudges queued while a round trip was under way go in the next one together (a pipeline, no
+MULTI: a publish one by one cost the worker about four times the CPU of one in a batch).
 Both sides reconnect by themselves after a Redis outage; the store check (web/cluster/node.py)
 heals whatever was missed meanwhile.
 """
@@ -35,6 +37,7 @@ log = logging.getLogger("pocketgalaxy.web.cluster")
 CHANNEL = "pocketgalaxy:games"
 MAX_NUDGE_BYTES = 65_536  # a nudge with its action row; anything longer is not ours and ignored
 QUEUE_LIMIT = 10_000  # nudges waiting to be published; past it they are dropped (the check heals)
+BATCH_LIMIT = 200  # queued nudges published in one pipelined round trip
 RETRY_S = 0.5  # pause before reconnecting after a Redis error
 STOP_WAIT_S = 2.0  # longest a stop waits for the loops
 
@@ -52,6 +55,7 @@ class Bus:
         self.tasks: list[asyncio.Task[None]] = []
         self.subscribed = asyncio.Event()
         self.dropped = 0  # nudges not published (queue full); counted for the logs and tests
+        self.batches = 0  # round trips that published more than one nudge (tests)
         self.stopping = False
 
     def start(self) -> None:
@@ -84,16 +88,40 @@ class Bus:
 
     async def _publish_loop(self) -> None:
         while not self.stopping:
-            message = await self.outbox.get()
-            while message is not None and not self.stopping:
+            batch = self._take_batch(await self.outbox.get())
+            while batch and not self.stopping:
                 try:
-                    await self.redis.publish(CHANNEL, message)
+                    await self._send(batch)
                     break
                 except asyncio.CancelledError:
                     raise
-                except Exception as exc:  # Redis away: wait and retry this same nudge
+                except Exception as exc:  # Redis away: wait and retry these same nudges
                     log.warning("could not publish to Redis (%s); retrying", exc)
                     await asyncio.sleep(RETRY_S)
+
+    def _take_batch(self, first: str | None) -> list[str]:
+        """The first nudge and those queued behind it (at most BATCH_LIMIT), in order; a None
+        (put by `stop`, which also sets the flag) ends the batch."""
+        batch: list[str] = []
+        message = first
+        while message is not None:
+            batch.append(message)
+            if len(batch) >= BATCH_LIMIT or self.outbox.empty():
+                return batch
+            message = self.outbox.get_nowait()
+        return batch
+
+    async def _send(self, batch: list[str]) -> None:
+        """One round trip for the whole batch: a pipeline (no MULTI) keeps their order. A
+        retried batch may publish some nudges twice, which the receivers ignore (index)."""
+        if len(batch) == 1:
+            await self.redis.publish(CHANNEL, batch[0])
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for message in batch:
+                pipe.publish(CHANNEL, message)
+            await pipe.execute()
+        self.batches += 1
 
     async def _listen_loop(self) -> None:
         while not self.stopping:

@@ -36,24 +36,39 @@ def seat_payload(
     *,
     since: int = 0,
     clock: dict[str, Any] | None = None,
+    public: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A snapshot or update for one seat (None: a watcher): the WS and REST state share it.
 
     `since` is an action index: the events of actions `since` and later are included.
+    `public`: the parts every seat is sent alike (`public_parts`), when the caller builds
+    several seats' payloads of one position (a broadcast) and so builds them once.
     """
     session = live.session
-    outcome = session.outcome
+    shared = public if public is not None else public_parts(live, clock)
     return {
         "type": kind,
         "game": live.rules.name,
         "game_id": live.id,
         "seat": seat,
         "index": live.index,
-        "status": live.status,
+        "status": shared["status"],
         "to_act": session.to_act,
         "view": session.view(seat).to_json(),
         "legal": legal_json(live, seat),
         "events": events_json(live, seat, since),
+        "seats": shared["seats"],
+        "outcome": shared["outcome"],
+        "clock": shared["clock"],
+        "rematch": shared["rematch"],
+    }
+
+
+def public_parts(live: LiveGame, clock: dict[str, Any] | None) -> dict[str, Any]:
+    """What a position's payload holds for every seat alike (public facts only)."""
+    outcome = live.session.outcome
+    return {
+        "status": live.status,
         "seats": seats_json(live),
         "outcome": outcome.to_json() if outcome is not None else None,
         "clock": clock,

@@ -1,0 +1,135 @@
+"""The bus's publishing (web/cluster/bus.py): nudges queued while a round trip is under way go
+out together in one pipelined round trip, in order, each once; a failed batch is sent again
+whole, in the same order."""
+
+from __future__ import annotations
+
+import asyncio
+from types import TracebackType
+from typing import Any
+
+import orjson
+from loopkit import run_on_own_loop
+
+from pocketgalaxy.web.cluster import bus
+
+
+def test_nudges_queued_together_reach_another_worker_in_order_once_each(redis_url: str) -> None:
+    import redis.asyncio as aioredis
+
+    n = 300  # more than one batch (bus.BATCH_LIMIT)
+
+    async def scenario() -> tuple[list[int], int, int]:
+        got: list[int] = []
+        done = asyncio.Event()
+
+        def on_nudge(nudge: dict[str, Any]) -> None:
+            got.append(nudge["index"])
+            if len(got) == n:
+                done.set()
+
+        sender_redis = aioredis.Redis.from_url(redis_url)
+        receiver_redis = aioredis.Redis.from_url(redis_url)
+        sender = bus.Bus(sender_redis, "w1", lambda nudge: None)
+        receiver = bus.Bus(receiver_redis, "w2", on_nudge)
+        try:
+            receiver.start()
+            await asyncio.wait_for(receiver.subscribed.wait(), 5)
+            sender.start()
+            for i in range(n):  # no await between: all queued before the first round trip
+                sender.publish("g1", i + 1, "action", {"at": i, "seat": 0,
+                                                       "action": {"type": "Pass"}, "by": "person"})
+            await asyncio.wait_for(done.wait(), 10)
+            await asyncio.sleep(0.2)  # anything sent twice would have come by now
+            return got, sender.batches, sender.outbox.qsize()
+        finally:
+            await sender.stop()
+            await receiver.stop()
+            await sender_redis.aclose()
+            await receiver_redis.aclose()
+
+    got, batches, left = run_on_own_loop(scenario())
+    assert got == list(range(1, n + 1))
+    assert batches >= 2  # n nudges in batches of at most BATCH_LIMIT, not n round trips
+    assert left == 0
+
+
+class _FailingOnce:
+    """A Redis stand-in whose first pipelined round trip fails (Redis away for a moment)."""
+
+    def __init__(self) -> None:
+        self.sent: list[list[str]] = []
+        self.failures = 1
+        self.singles: list[str] = []
+
+    def pipeline(self, transaction: bool = True) -> _Pipe:
+        assert transaction is False  # order kept without MULTI
+        return _Pipe(self)
+
+    async def publish(self, channel: str, message: str) -> int:
+        assert channel == bus.CHANNEL
+        self.singles.append(message)
+        return 1
+
+
+class _Pipe:
+    def __init__(self, owner: _FailingOnce) -> None:
+        self.owner = owner
+        self.queued: list[str] = []
+
+    async def __aenter__(self) -> _Pipe:
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        return None
+
+    def publish(self, channel: str, message: str) -> None:
+        assert channel == bus.CHANNEL
+        self.queued.append(message)
+
+    async def execute(self) -> list[int]:
+        if self.owner.failures:
+            self.owner.failures -= 1
+            raise ConnectionError("Redis went away")
+        self.owner.sent.append(list(self.queued))
+        return [1] * len(self.queued)
+
+
+def test_a_failed_batch_is_sent_again_whole_and_in_order(monkeypatch: Any) -> None:
+    monkeypatch.setattr(bus, "RETRY_S", 0.01)
+    fake = _FailingOnce()
+
+    async def scenario() -> None:
+        sender = bus.Bus(fake, "w1", lambda nudge: None)
+        sender.tasks = [asyncio.create_task(sender._publish_loop())]  # no listener here
+        for i in range(5):
+            sender.publish("g1", i + 1, "status")
+        for _ in range(200):
+            if fake.sent:
+                break
+            await asyncio.sleep(0.01)
+        await sender.stop()
+
+    run_on_own_loop(scenario())
+    assert len(fake.sent) == 1 and fake.singles == []
+    assert [orjson.loads(m)["index"] for m in fake.sent[0]] == [1, 2, 3, 4, 5]
+
+
+def test_one_nudge_alone_is_one_plain_publish() -> None:
+    fake = _FailingOnce()
+
+    async def scenario() -> None:
+        sender = bus.Bus(fake, "w1", lambda nudge: None)
+        sender.tasks = [asyncio.create_task(sender._publish_loop())]
+        sender.publish("g1", 1, "seats")
+        for _ in range(200):
+            if fake.singles:
+                break
+            await asyncio.sleep(0.01)
+        await sender.stop()
+
+    run_on_own_loop(scenario())
+    assert [orjson.loads(m) for m in fake.singles] == [
+        {"game": "g1", "index": 1, "kind": "seats", "worker": "w1"}]
+    assert fake.sent == []

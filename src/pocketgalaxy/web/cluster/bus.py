@@ -130,7 +130,9 @@ class Bus:
                 await pubsub.subscribe(CHANNEL)
                 self.subscribed.set()
                 while not self.stopping:
-                    message = await pubsub.get_message(timeout=1.0)
+                    # Blocking: a read with a time-out costs an asyncio timeout per nudge
+                    # (every worker reads every nudge); `stop` cancels this wait.
+                    message = await pubsub.get_message(timeout=None)
                     if message is not None:
                         await self._deliver(message.get("data"))
             except asyncio.CancelledError:

@@ -157,6 +157,41 @@ class Workers:
         self.list = []
 
 
+class ServerCPU:
+    """CPU time of the PostgreSQL or Redis serving a loopback URL: the process listening on its
+    port and all its children (PostgreSQL's backends), so the whole cost of an action counts
+    the stores too. Backends that exit inside the window lose their share (the workers keep
+    pooled connections, so few do); nan when the process cannot be found."""
+
+    def __init__(self, url: str) -> None:
+        port = urlparse(url.replace("postgresql+psycopg", "postgresql")).port
+        self.proc: psutil.Process | None = None
+        for conn in psutil.net_connections(kind="tcp"):
+            if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port == port:
+                if conn.pid is not None:
+                    self.proc = psutil.Process(conn.pid)
+                    break
+        self.start = self._total()
+
+    def _total(self) -> float:
+        if self.proc is None:
+            return float("nan")
+        total = 0.0
+        for proc in [self.proc, *self.proc.children(recursive=True)]:
+            try:
+                t = proc.cpu_times()
+            except psutil.Error:
+                continue  # exited meanwhile
+            total += t.user + t.system
+        return total
+
+    def mark(self) -> None:
+        self.start = self._total()
+
+    def since_mark(self) -> float:
+        return self._total() - self.start
+
+
 # -- phases --------------------------------------------------------------------------------------
 
 
@@ -188,9 +223,12 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
         load = Load([w.url for w in workers.list], args.games, args.watched, args.watchers,
                     args.seed, think=True, placement=args.placement)
         marks: dict[str, Any] = {}
+        stores = {"pg": ServerCPU(pg), "redis": ServerCPU(redis_url)}
 
         def measure() -> None:
             workers.mark_cpu()
+            for store in stores.values():
+                store.mark()
             marks["client_cpu"] = _client_cpu()
             marks["rss_live"] = workers.rss()
             # Games in each worker's memory: a game lives on every worker one of its sockets is on.
@@ -199,6 +237,7 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
         def end() -> None:
             marks["cpu"] = workers.cpu_since_mark()
             marks["client_cpu"] = _client_cpu() - marks["client_cpu"]
+            marks["stores"] = {k: v.since_mark() for k, v in stores.items()}
             marks["rss_end"] = workers.rss()
 
         async def go() -> float:
@@ -236,6 +275,8 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
         "kb_per_copy": ((sum(marks["rss_live"]) - sum(idle)) / sum(marks["live"]) / 1024
                         if min(marks["live"]) > 0 else float("nan")),
         "client_cpu_pct": 100 * marks["client_cpu"] / elapsed, "client_lag_p99": marks["lag_p99"],
+        "pg_cpu_pct": 100 * marks["stores"]["pg"] / elapsed,
+        "redis_cpu_pct": 100 * marks["stores"]["redis"] / elapsed,
     }
 
 
@@ -247,14 +288,18 @@ def saturate(n: int, args: argparse.Namespace, pg: str | None, redis_url: str | 
         load = Load([w.url for w in workers.list], args.sat_games, 0, 0, seed, think=False,
                     placement=placement)
         marks: dict[str, Any] = {}
+        stores = {"pg": ServerCPU(pg), "redis": ServerCPU(redis_url)} if pg and redis_url else {}
 
         def measure() -> None:
             workers.mark_cpu()
+            for store in stores.values():
+                store.mark()
             marks["client_cpu"] = _client_cpu()
 
         def end() -> None:
             marks["cpu"] = workers.cpu_since_mark()
             marks["client_cpu"] = _client_cpu() - marks["client_cpu"]
+            marks["stores"] = {k: v.since_mark() for k, v in stores.items()}
 
         async def go() -> float:
             await load.setup()
@@ -270,7 +315,9 @@ def saturate(n: int, args: argparse.Namespace, pg: str | None, redis_url: str | 
     s = load.stats
     return {"workers": n, "actions_per_s": s.actions / elapsed, "p50": _pct(s.own, 0.5),
             "p99": _pct(s.own, 0.99), "worker_cpu_pct": [100 * c / elapsed for c in marks["cpu"]],
-            "client_cpu_pct": 100 * marks["client_cpu"] / elapsed, "refused": dict(s.refused)}
+            "client_cpu_pct": 100 * marks["client_cpu"] / elapsed, "refused": dict(s.refused),
+            "pg_cpu_pct": 100 * marks["stores"].get("pg", 0.0) / elapsed,
+            "redis_cpu_pct": 100 * marks["stores"].get("redis", 0.0) / elapsed}
 
 
 # -- main ----------------------------------------------------------------------------------------
@@ -375,6 +422,8 @@ def _summarise(rounds: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "worker_cpu_pct": [statistics.median(c) for c in zip(
                 *(r["worker_cpu_pct"] for r in mine), strict=True)],
             "client_cpu_pct": statistics.median(r["client_cpu_pct"] for r in mine),
+            "pg_cpu_pct": statistics.median(r["pg_cpu_pct"] for r in mine),
+            "redis_cpu_pct": statistics.median(r["redis_cpu_pct"] for r in mine),
         })
     return out
 
@@ -405,6 +454,7 @@ def _print_paced(p: dict[str, Any]) -> None:
     print(f"  workers' CPU per action: {per_action:.1f} ms (all workers' CPU time / actions)")
     print(f"  client: CPU {p['client_cpu_pct']:.0f}% of a core, its event loop late by "
           f"{p['client_lag_p99']:.1f} ms at p99")
+    _print_whole(p, p["actions_per_s"])
 
 
 def _print_saturation(rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
@@ -416,10 +466,21 @@ def _print_saturation(rows: list[dict[str, Any]], args: argparse.Namespace) -> N
         print(f"  {r['setup']:<40} {r['actions_per_s']:6.0f} actions/s  p50 {r['p50']:.1f} ms "
               f"p99 {r['p99']:.1f} ms  worker CPU {cpu} ({per_action:.1f} ms of CPU per action)"
               f"  client CPU {r['client_cpu_pct']:.0f}%")
+        if r["workers"] > 1 or "PostgreSQL" in r["setup"]:
+            _print_whole(r, r["actions_per_s"])
     base = next(r for r in rows if r["setup"].startswith("1 worker, PostgreSQL"))
     for many in rows[-2:]:
         print(f"  {many['setup']} / 1 worker, PostgreSQL + Redis: "
               f"{many['actions_per_s'] / base['actions_per_s']:.2f}x")
+
+
+def _print_whole(r: dict[str, Any], rate: float) -> None:
+    """The whole CPU of an action: the workers, the client, PostgreSQL and Redis (ms each)."""
+    per = {"workers": sum(r["worker_cpu_pct"]), "client": r["client_cpu_pct"],
+           "PostgreSQL": r["pg_cpu_pct"], "Redis": r["redis_cpu_pct"]}
+    ms = {k: 10 * v / max(rate, 1e-9) for k, v in per.items()}
+    print("    CPU per action: " + ", ".join(f"{k} {v:.2f} ms" for k, v in ms.items())
+          + f"; whole {sum(ms.values()):.2f} ms")
 
 
 if __name__ == "__main__":

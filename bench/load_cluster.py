@@ -160,8 +160,10 @@ class Workers:
 class ServerCPU:
     """CPU time of the PostgreSQL or Redis serving a loopback URL: the process listening on its
     port and all its children (PostgreSQL's backends), so the whole cost of an action counts
-    the stores too. Backends that exit inside the window lose their share (the workers keep
-    pooled connections, so few do); nan when the process cannot be found."""
+    the stores too. Counted per process since the mark (a backend that starts meanwhile counts
+    whole; one that exits meanwhile loses its share: the workers keep pooled connections, so
+    few do); nan when the process cannot be found. Anything else using the same server (other
+    databases on it) counts too: run the bench on a server of its own."""
 
     def __init__(self, url: str) -> None:
         port = urlparse(url.replace("postgresql+psycopg", "postgresql")).port
@@ -171,25 +173,27 @@ class ServerCPU:
                 if conn.pid is not None:
                     self.proc = psutil.Process(conn.pid)
                     break
-        self.start = self._total()
+        self.start: dict[int, float] = {}
 
-    def _total(self) -> float:
+    def _each(self) -> dict[int, float]:
+        out: dict[int, float] = {}
         if self.proc is None:
-            return float("nan")
-        total = 0.0
+            return out
         for proc in [self.proc, *self.proc.children(recursive=True)]:
             try:
                 t = proc.cpu_times()
             except psutil.Error:
                 continue  # exited meanwhile
-            total += t.user + t.system
-        return total
+            out[proc.pid] = t.user + t.system
+        return out
 
     def mark(self) -> None:
-        self.start = self._total()
+        self.start = self._each()
 
     def since_mark(self) -> float:
-        return self._total() - self.start
+        if self.proc is None:
+            return float("nan")
+        return sum(cpu - self.start.get(pid, 0.0) for pid, cpu in self._each().items())
 
 
 # -- phases --------------------------------------------------------------------------------------

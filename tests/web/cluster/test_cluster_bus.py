@@ -133,3 +133,26 @@ def test_one_nudge_alone_is_one_plain_publish() -> None:
     assert [orjson.loads(m) for m in fake.singles] == [
         {"game": "g1", "index": 1, "kind": "seats", "worker": "w1"}]
     assert fake.sent == []
+
+
+def test_a_listener_waiting_for_a_nudge_stops_at_once(redis_url: str) -> None:
+    import redis.asyncio as aioredis
+
+    async def scenario() -> tuple[float, bool]:
+        client = aioredis.Redis.from_url(redis_url)
+        listener = bus.Bus(client, "w1", lambda nudge: None)
+        try:
+            listener.start()
+            await asyncio.wait_for(listener.subscribed.wait(), 5)
+            await asyncio.sleep(0.2)  # now waiting in the read, with no time-out
+            tasks = list(listener.tasks)
+            started = asyncio.get_running_loop().time()
+            await listener.stop()
+            took = asyncio.get_running_loop().time() - started
+            return took, all(t.done() for t in tasks)
+        finally:
+            await client.aclose()
+
+    took, done = run_on_own_loop(scenario())
+    assert done
+    assert took < bus.STOP_WAIT_S  # cancelled out of the wait, not left until the stop gave up

@@ -63,6 +63,9 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/games/perils/rules.py",
     "pocketgalaxy/games/perils/story.py",
     "pocketgalaxy/games/perils/things.py",
+    # The Perils million (docs/speed.md): the plan rubric the computer Teller judges by at
+    # every plan. Its frozen dataclasses are verdicts and reasons, never pickled.
+    "pocketgalaxy/games/perils/rubric.py",
 )
 
 

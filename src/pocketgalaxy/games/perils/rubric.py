@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.games.perils.content import Theme
 from pocketgalaxy.games.perils.plan_words import (
     STOPWORDS,
@@ -152,6 +153,8 @@ class _Words:
     """Memo: plan word -> counts for this list (by stem or as a misspelling)."""
     exact: dict[str, bool] = field(default_factory=dict, compare=False, hash=False, repr=False)
     """Memo: plan word -> its stem is one of this list's."""
+    bit: int = 0
+    """This list's bit in its vocabulary's word masks (`_Vocab.masks`; 0: not in one)."""
 
 
 @dataclass(frozen=True)
@@ -165,8 +168,15 @@ class _Vocab:
     """Every skill's and item's full name as words, by its first word."""
     skill_names: dict[str, tuple[str, ...]]
     item_names: dict[str, tuple[str, ...]]
+    lists: tuple[_Words, ...] = ()
+    """The skill, reference and use lists, each with its own bit."""
+    masks: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, hash=False,
+                                              repr=False)
+    """Memo: plan word -> (bits of the lists its stem is in, bits of the lists it counts for
+    by stem or as a misspelling): one look-up per word instead of one per word and list."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PlanJudge:
     """The rubric bound to a stemmer (`stem("dodging") == stem("dodge")`). `name` says which
     stemmer, for records and docs. Verdicts are memoised (bounded; values immutable)."""
@@ -234,8 +244,37 @@ class PlanJudge:
             if n:
                 by_first.setdefault(n[0], []).append(n)
         names = {w: tuple(ns) for w, ns in by_first.items()}
-        got = self._vocabs[key] = _Vocab(skills, refs, uses, names, skill_names, item_names)
+        lists: list[_Words] = []
+        for table in (skills, refs, uses):
+            for k in list(table):
+                w = table[k]
+                table[k] = _Words(w.surface, w.stems, w.long_stems, bit=1 << len(lists))
+                lists.append(table[k])
+        got = self._vocabs[key] = _Vocab(skills, refs, uses, names, skill_names, item_names,
+                                         tuple(lists))
         return got
+
+    def _masks(self, vocab: _Vocab, texts: set[str]) -> dict[str, tuple[int, int]]:
+        """Each distinct plan word's (exact, hit) bits over the vocabulary's lists."""
+        memo = vocab.masks
+        out = {}
+        for text in texts:
+            got = memo.get(text)
+            if got is None:
+                s = self.stem(text)
+                exact = hit = 0
+                for words in vocab.lists:
+                    if s in words.stems:
+                        exact |= words.bit
+                        hit |= words.bit
+                    elif len(text) >= 5 and (any(near(text, w) for w in words.surface)
+                                             or any(near(s, w) for w in words.long_stems)):
+                        hit |= words.bit
+                if len(memo) > _MEMO_LIMIT:
+                    memo.clear()
+                got = memo[text] = (exact, hit)
+            out[text] = got
+        return out
 
     def _exact_set(self, texts: set[str], words: _Words) -> set[str]:
         """The plan's distinct words whose stem is one of the list's (memoised per list)."""
@@ -295,13 +334,14 @@ class PlanJudge:
         # their word up in the resulting sets.
         every = {t.text for t in toks}
         said = {t.text for t in content}
+        masks = self._masks(vocab, every)
         evidence: set[int] = set()
         credits: list[SourceCredit] = []
         approve_channel = False
         if channel is not None:
             skill = vocab.skills[channel]
-            hit = self._hit_set(said, skill)
-            hits = [t for t in content if t.text in hit]
+            bit = skill.bit
+            hits = [t for t in content if masks[t.text][1] & bit]
             evidence.update(t.step for t in hits)
             approve_channel = bool(hits)
             named = _named(toks, vocab.skill_names[channel])
@@ -314,16 +354,19 @@ class PlanJudge:
         naming: set[int] = set()  # words naming a committed item: not the thing's misspelt
         for code in items:
             refs_words, use_words = vocab.item_refs[code], vocab.item_uses[code]
+            ref_bit, use_bit = refs_words.bit, use_words.bit
             # A word spelt exactly as a use is a use, even if it looks like a misspelt name.
-            ref_texts = self._exact_set(every, refs_words) | (
-                self._hit_set(every, refs_words) - self._exact_set(every, use_words))
-            refs = [t for t in toks if t.text in ref_texts]
+            refs = []
+            for t in toks:
+                exact, hit = masks[t.text]
+                if exact & ref_bit or (hit & ref_bit and not exact & use_bit):
+                    refs.append(t)
             ref_ids = {t.index for t in refs}
             naming |= ref_ids
-            use_hit = self._hit_set(said, use_words) if refs else set()
-            uses = [u for u in content if u.text in use_hit and u.index not in ref_ids
+            uses = [u for u in content if masks[u.text][1] & use_bit
+                    and u.index not in ref_ids
                     and any(r.sentence == u.sentence and abs(r.index - u.index) <= USE_REACH
-                            for r in refs)]
+                            for r in refs)] if refs else []
             if uses:
                 approved.append(code)
                 evidence.update(t.step for t in uses)
@@ -336,9 +379,9 @@ class PlanJudge:
         if target is not None:
             thing = self._thing_words(target)
             thing_hints = thing.surface[:HINTS_SHOWN]
-            exact = self._exact_set(said, thing)
+            thing_exact = self._exact_set(said, thing)
             near_hit = self._hit_set(said, thing)
-            thing_hits = [t for t in content if t.text in exact or (
+            thing_hits = [t for t in content if t.text in thing_exact or (
                 t.index not in naming and t.text in near_hit)]
             evidence.update(t.step for t in thing_hits)
         sources = int(approve_channel) + len(approved)

@@ -37,7 +37,7 @@ BUILD = ROOT / "build" / "mypyc"
 # Literal types are read at run time), games/*/views.py, games/adventure/content.py and
 # games/perils/odds.py (frozen dataclasses that cross to worker processes or sit in a view:
 # compiled, they do not unpickle), games/perils/state.py (its fast clone() copies `__dict__`),
-# and Perils' actions, events, rubric, explain and physical (cold, or dataclasses whose
+# and Perils' actions, events, explain and physical (cold, or dataclasses whose
 # generated __init__ stays interpreted anyway: docs/speed.md).
 COMPILED: tuple[str, ...] = (
     "pocketgalaxy/core/cards.py",

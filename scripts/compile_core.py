@@ -37,7 +37,7 @@ BUILD = ROOT / "build" / "mypyc"
 # Literal types are read at run time), games/*/views.py, games/adventure/content.py and
 # games/perils/odds.py (frozen dataclasses that cross to worker processes or sit in a view:
 # compiled, they do not unpickle), games/perils/state.py (its fast clone() copies `__dict__`),
-# and Perils' actions, events, rubric, explain and physical (cold, or dataclasses whose
+# and Perils' actions, events, explain and physical (cold, or dataclasses whose
 # generated __init__ stays interpreted anyway: docs/speed.md).
 COMPILED: tuple[str, ...] = (
     "pocketgalaxy/core/cards.py",
@@ -63,6 +63,9 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/games/perils/rules.py",
     "pocketgalaxy/games/perils/story.py",
     "pocketgalaxy/games/perils/things.py",
+    # The Perils million (docs/speed.md): the plan rubric the computer Teller judges by at
+    # every plan. Its frozen dataclasses are verdicts and reasons, never pickled.
+    "pocketgalaxy/games/perils/rubric.py",
 )
 
 

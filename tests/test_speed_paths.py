@@ -68,6 +68,22 @@ for game, players, seed in [("adventure", 2, 1), ("adventure", 3, 2), ("adventur
         print("replayed", len(steps), final.to_json() == state.to_json())
         print(json.dumps(final.to_json(), sort_keys=True))
 
+# The plan rubric (compiled with the Perils million): verdicts and reasons on seeded plans.
+from pocketgalaxy.games.perils.content import load_theme
+from pocketgalaxy.games.perils.rubric import explanation_json, stand_in_thing
+from pocketgalaxy.registry import plan_judge
+theme, judge, rng = load_theme("cosmic"), plan_judge(), Rng(12)
+vocab = sorted({w for s in theme.skills.values() for w in s.keywords}
+               | {w for i in theme.items.values() for w in (i.name, *i.keywords)}
+               | {"then", "dodgeing", "grapling", "security", "bot", "the", "."})
+for n in range(40):
+    plan = " ".join(vocab[rng.below(len(vocab))] for _ in range(3 + rng.below(20)))
+    items = tuple(sorted(theme.items))[:rng.below(3)]
+    verdict = judge.judge(plan, "CDS"[n % 3], items, theme, 1 + n % 3,
+                          stand_in_thing(theme, "5D"))
+    print(verdict.approve_channel, verdict.approve_items, verdict.advantage,
+          json.dumps(explanation_json(verdict), sort_keys=True))
+
 runner = CliRunner()
 for argv in (["simulate", "adventure", "-n", "12", "--players", "4", "--seed", "3"],
              ["simulate", "perils", "-n", "12", "--seed", "3"]):
@@ -112,6 +128,7 @@ def test_pure_and_compiled_paths_give_identical_bytes() -> None:
     assert "pocketgalaxy.core.game" in modules
     assert "pocketgalaxy.games.perils.rules" in modules
     assert "pocketgalaxy.games.perils.narration" in modules
+    assert "pocketgalaxy.games.perils.rubric" in modules
     pure_files, pure_out = _run(pure=True, hash_seed="0")
     compiled_files, compiled_out = _run(pure=False, hash_seed="1")
     _, compiled_again = _run(pure=False, hash_seed="4242")
@@ -122,6 +139,7 @@ def test_pure_and_compiled_paths_give_identical_bytes() -> None:
         assert pure_files[name].endswith(".py"), f"{name} not pure under {speedpath.PURE_ENV}"
     assert "replayed" in pure_out and " True\n" in pure_out
     assert pure_out.count('"winners"') >= 9  # seven playouts and two simulation reports
+    assert pure_out.count('"reason": "used"') >= 10  # the rubric credited some seeded plans
     assert compiled_out == pure_out
     assert compiled_again == pure_out
 

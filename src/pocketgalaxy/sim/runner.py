@@ -158,11 +158,15 @@ def play_one(
     for agent_seat, agent in agents.items():
         agent.reset(agent_seat, players, options)
         agent.observe(visible_events(opening, agent_seat))
-    first_player = _view_field(rules.view(state, None), "to_act")
+    # Perils' view reports the rules' own to_act: no need to build a whole view for it.
+    first_player = (rules.to_act(state) if rules.name == "perils"
+                    else _view_field(rules.view(state, None), "to_act"))
     spent = [0.0] * players
     counts = [0] * players
     decisions = 0
-    observe = [(seat, agent) for seat, agent in agents.items()]
+    # Agents that keep no memory (Agent.observe as is) are not handed their events.
+    observe = [(seat, agent) for seat, agent in agents.items()
+               if type(agent).observe is not Agent.observe]
     seat: int | None = rules.to_act(state)
     while seat is not None:
         legal = rules.legal_actions(state, seat)

@@ -82,3 +82,23 @@ def test_shared_skill_and_item_views_are_the_plain_ones() -> None:
                                  "approve_channel": False, "approve_items": (),
                                  "advantage": False, "bonus": 0, "rolls": (), "reasons": None})
     assert plan == PlanView("D", (), "t", False, False, (), False, 0, ())
+
+
+def test_legal_actions_json_is_each_actions_own_to_json() -> None:
+    """views._action_json (field names looked up once per class) gives Action.to_json's dict,
+    key order included, for every kind of Perils action a game lists."""
+    rules = perils_rules(narrate=False)
+    rng = Rng(11)
+    kinds: set[str] = set()
+    for g in range(6):
+        state = rules.new(None, 100 + g, players=2)
+        seat = rules.to_act(state)
+        while seat is not None:
+            legal = rules.legal_actions(state, seat)
+            for action in legal:
+                got = views._action_json(action)
+                assert list(got.items()) == list(action.to_json().items())
+                kinds.add(got["type"])
+            rules.apply_unchecked(state, seat, legal[rng.below(len(legal))])
+            seat = rules.to_act(state)
+    assert {"ChooseArchetype", "ChoosePathway", "MakePlan", "Roll"} <= kinds

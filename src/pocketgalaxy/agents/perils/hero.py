@@ -73,6 +73,47 @@ def _candidates(suits: tuple[str, ...], bands: tuple[str, ...]
     return tuple((s, d, f"{d}{s}") for s in suits for b in bands for d in _BAND_VALUES[b])
 
 
+class _Decision:
+    """One choice of a pathway: a peril's value depends only on (suit, difficulty) and the
+    view, and the cards that cannot lie behind a pathway are the same for every pathway, so
+    both are worked out once per decision (lazily: a gift or an item needs neither)."""
+
+    def __init__(self, hero: RuleBasedHero, view: PerilsView) -> None:
+        self.hero = hero
+        self.view = view
+        self.memo: dict[tuple[str, int], float] = {}
+        self.ready = False
+
+    def _prepare(self) -> None:
+        hero, view = self.hero, self.view
+        self.mine = hero.seen.union(*(s.base for s in view.skills),
+                                    *(s.tucked for s in view.skills))
+        opts = agent_options(hero)
+        self.levels = {skill.suit: skill.level for skill in view.skills}
+        self.current = self.levels.get(view.current[-1] if view.current else "D", 0)
+        self.fixed = (len(view.items), view.health, hero.keep_items, opts.autopass_comparison,
+                      opts.skill_adds_to_roll, opts.advantage_threshold, opts.success_comparison)
+        self.ready = True
+
+    def _value(self, s: str, d: int) -> float:
+        v = self.memo.get((s, d))
+        if v is None:
+            v = self.memo[(s, d)] = _peril_value(self.levels.get(s, 0), self.current, d,
+                                                 *self.fixed)
+        return v
+
+    def mean_value(self, candidates: tuple[tuple[str, int, str], ...]) -> float:
+        """The mean value of the candidates not seen (all of them when every one was seen:
+        the hint cannot be read, assume the band), summed in the candidates' order."""
+        if not self.ready:
+            self._prepare()
+        mine = self.mine
+        values = [self._value(s, d) for s, d, code in candidates if code not in mine]
+        if not values:
+            values = [self._value(s, d) for s, d, _ in candidates]
+        return sum(values) / len(values)
+
+
 class RuleBasedHero(Agent):
     """A sensible Hero: heal when hurt, collect items, prefer the best margin, save items for
     the Big Bads, always channel, and write a plan (plans.py) that uses what it declares. It
@@ -139,22 +180,18 @@ class RuleBasedHero(Agent):
     def _choose(self, view: PerilsView, legal: list[Action]) -> Action:
         theme = self._theme()
         best, best_score = legal[0], -1e9
-        # Per decision: a peril's value depends only on (suit, difficulty) and the view, and
-        # the cards that cannot lie behind a pathway are the same for every pathway.
-        memo: dict[tuple[str, int], float] = {}
-        mine = self.seen.union(*(s.base for s in view.skills), *(s.tucked for s in view.skills))
+        decision = _Decision(self, view)
         for a in legal:
             assert isinstance(a, ChoosePathway)
             p = view.pathways[a.position]
             hint = p.hint if p.hint is not None else read_hint(p.description or "", theme)
-            score = self._score(view, hint, memo, mine)
+            score = self._score(view, hint, decision)
             if score > best_score + 1e-9:
                 best, best_score = a, score
         return best
 
     def _score(self, view: PerilsView, hint: dict[str, str],
-               memo: dict[tuple[str, int], float] | None = None,
-               mine: set[str] | None = None) -> float:
+               decision: _Decision | None = None) -> float:
         hurt = view.health < view.max_health
         kind = hint.get("kind")
         if view.stage == "showdown":
@@ -164,30 +201,11 @@ class RuleBasedHero(Agent):
             return 3.0 + (view.max_health - view.health) if hurt else 0.1
         if kind == "item":
             return 2.5
-        suits = [hint["suit"]] if "suit" in hint else list(SKILLS)
-        bands = [hint["band"]] if "band" in hint else list(BANDS)
-        memo = {} if memo is None else memo
-        if mine is None:
-            mine = self.seen.union(*(s.base for s in view.skills),
-                                   *(s.tucked for s in view.skills))
-
-        opts = agent_options(self)
-        levels = {skill.suit: skill.level for skill in view.skills}
-        current = levels.get(view.current[-1] if view.current else "D", 0)
-        fixed = (len(view.items), view.health, self.keep_items, opts.autopass_comparison,
-                 opts.skill_adds_to_roll, opts.advantage_threshold, opts.success_comparison)
-
-        def value_of(s: str, d: int) -> float:  # as self._peril_value(view, s, d)
-            v = memo.get((s, d))
-            if v is None:
-                v = memo[(s, d)] = _peril_value(levels.get(s, 0), current, d, *fixed)
-            return v
-
-        candidates = _candidates(tuple(suits), tuple(bands))
-        values = [value_of(s, d) for s, d, code in candidates if code not in mine]
-        if not values:  # every candidate was seen: the hint cannot be read; assume the band
-            values = [value_of(s, d) for s, d, _ in candidates]
-        value = sum(values) / len(values)
+        if decision is None:
+            decision = _Decision(self, view)
+        candidates = _candidates((hint["suit"],) if "suit" in hint else SKILLS,
+                                 (hint["band"],) if "band" in hint else BANDS)
+        value = decision.mean_value(candidates)
         if kind is None:  # unknown: mix in the chance of a gift or an item
             value = 0.55 * value + 0.2 * (3.0 if hurt else 0.1) + 0.25 * 2.5
         return value

@@ -26,9 +26,10 @@ Refused items are not consumed (the rules keep them in the inventory).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.games.perils.content import Theme
 from pocketgalaxy.games.perils.plan_words import (
     STOPWORDS,
@@ -147,7 +148,13 @@ class _Words:
     stems: frozenset[str]
     long_stems: tuple[str, ...]
     kept: bool = True
-    """Held by the judge for good (so its identity can key the misspelling memo)."""
+    """Held by the judge for good (its memos then live as long as the judge)."""
+    hits: dict[str, bool] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """Memo: plan word -> counts for this list (by stem or as a misspelling)."""
+    exact: dict[str, bool] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """Memo: plan word -> its stem is one of this list's."""
+    bit: int = 0
+    """This list's bit in its vocabulary's word masks (`_Vocab.masks`; 0: not in one)."""
 
 
 @dataclass(frozen=True)
@@ -161,8 +168,15 @@ class _Vocab:
     """Every skill's and item's full name as words, by its first word."""
     skill_names: dict[str, tuple[str, ...]]
     item_names: dict[str, tuple[str, ...]]
+    lists: tuple[_Words, ...] = ()
+    """The skill, reference and use lists, each with its own bit."""
+    masks: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, hash=False,
+                                              repr=False)
+    """Memo: plan word -> (bits of the lists its stem is in, bits of the lists it counts for
+    by stem or as a misspelling): one look-up per word instead of one per word and list."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PlanJudge:
     """The rubric bound to a stemmer (`stem("dodging") == stem("dodge")`). `name` says which
     stemmer, for records and docs. Verdicts are memoised (bounded; values immutable)."""
@@ -173,7 +187,6 @@ class PlanJudge:
         self._stems: dict[str, str] = {}
         self._vocabs: dict[tuple[str, str], _Vocab] = {}
         self._memo: dict[tuple[Any, ...], Judgement] = {}
-        self._near: dict[tuple[str, int], bool] = {}
         self._things: dict[tuple[str, tuple[str, ...]], _Words] = {}
 
     def _thing_words(self, target: Target) -> _Words:
@@ -231,28 +244,71 @@ class PlanJudge:
             if n:
                 by_first.setdefault(n[0], []).append(n)
         names = {w: tuple(ns) for w, ns in by_first.items()}
-        got = self._vocabs[key] = _Vocab(skills, refs, uses, names, skill_names, item_names)
+        lists: list[_Words] = []
+        for table in (skills, refs, uses):
+            for k in list(table):
+                w = table[k]
+                table[k] = _Words(w.surface, w.stems, w.long_stems, bit=1 << len(lists))
+                lists.append(table[k])
+        got = self._vocabs[key] = _Vocab(skills, refs, uses, names, skill_names, item_names,
+                                         tuple(lists))
         return got
 
-    def _exact(self, token: Token, words: _Words) -> bool:
-        return self.stem(token.text) in words.stems
+    def _masks(self, vocab: _Vocab, texts: set[str]) -> dict[str, tuple[int, int]]:
+        """Each distinct plan word's (exact, hit) bits over the vocabulary's lists."""
+        memo = vocab.masks
+        out = {}
+        for text in texts:
+            got = memo.get(text)
+            if got is None:
+                s = self.stem(text)
+                exact = hit = 0
+                for words in vocab.lists:
+                    if s in words.stems:
+                        exact |= words.bit
+                        hit |= words.bit
+                    elif len(text) >= 5 and (any(near(text, w) for w in words.surface)
+                                             or any(near(s, w) for w in words.long_stems)):
+                        hit |= words.bit
+                if len(memo) > _MEMO_LIMIT:
+                    memo.clear()
+                got = memo[text] = (exact, hit)
+            out[text] = got
+        return out
 
-    def _hit(self, token: Token, words: _Words) -> bool:
-        """The word is one of the list's, by stem or as a misspelling (memoised per word and
-        list: plans reuse their words)."""
-        key = (token.text, id(words))
-        got = self._near.get(key) if words.kept else None
-        if got is None:
-            text = token.text
-            s = self.stem(text)
-            got = s in words.stems or (len(text) >= 5 and (
-                any(near(text, w) for w in words.surface)
-                or any(near(s, w) for w in words.long_stems)))
-            if words.kept:
-                if len(self._near) > _MEMO_LIMIT:
-                    self._near.clear()
-                self._near[key] = got
-        return got
+    def _exact_set(self, texts: set[str], words: _Words) -> set[str]:
+        """The plan's distinct words whose stem is one of the list's (memoised per list)."""
+        memo = words.exact
+        out = set()
+        for text in texts:
+            got = memo.get(text)
+            if got is None:
+                if len(memo) > _MEMO_LIMIT:
+                    memo.clear()
+                got = memo[text] = self.stem(text) in words.stems
+            if got:
+                out.add(text)
+        return out
+
+    def _hit_set(self, texts: set[str], words: _Words) -> set[str]:
+        """The plan's distinct words that are one of the list's, by stem or as a misspelling
+        (memoised per list: plans reuse their words). Only membership is read from the set,
+        so its order never reaches a verdict."""
+        memo = words.hits
+        out = set()
+        for text in texts:
+            got = memo.get(text)
+            if got is None:
+                s = self.stem(text)
+                got = s in words.stems or (len(text) >= 5 and (
+                    any(near(text, w) for w in words.surface)
+                    or any(near(s, w) for w in words.long_stems)))
+                if len(memo) > _MEMO_LIMIT:
+                    memo.clear()
+                memo[text] = got
+            if got:
+                out.add(text)
+        return out
 
     # -- judging ------------------------------------------------------------------------
     def judge(self, plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
@@ -274,12 +330,18 @@ class PlanJudge:
         toks = tokens(plan)
         masked = _name_tokens(toks, vocab.names)
         content = [t for t in toks if t.index not in masked and t.text not in STOPWORDS]
+        # Each word list is matched once per distinct plan word; the tokens then only look
+        # their word up in the resulting sets.
+        every = {t.text for t in toks}
+        said = {t.text for t in content}
+        masks = self._masks(vocab, every)
         evidence: set[int] = set()
         credits: list[SourceCredit] = []
         approve_channel = False
         if channel is not None:
             skill = vocab.skills[channel]
-            hits = [t for t in content if self._hit(t, skill)]
+            bit = skill.bit
+            hits = [t for t in content if masks[t.text][1] & bit]
             evidence.update(t.step for t in hits)
             approve_channel = bool(hits)
             named = _named(toks, vocab.skill_names[channel])
@@ -292,14 +354,19 @@ class PlanJudge:
         naming: set[int] = set()  # words naming a committed item: not the thing's misspelt
         for code in items:
             refs_words, use_words = vocab.item_refs[code], vocab.item_uses[code]
+            ref_bit, use_bit = refs_words.bit, use_words.bit
             # A word spelt exactly as a use is a use, even if it looks like a misspelt name.
-            refs = [t for t in toks if self._exact(t, refs_words) or (
-                self._hit(t, refs_words) and not self._exact(t, use_words))]
+            refs = []
+            for t in toks:
+                exact, hit = masks[t.text]
+                if exact & ref_bit or (hit & ref_bit and not exact & use_bit):
+                    refs.append(t)
             ref_ids = {t.index for t in refs}
             naming |= ref_ids
-            uses = [u for u in content if u.index not in ref_ids and self._hit(u, use_words)
+            uses = [u for u in content if masks[u.text][1] & use_bit
+                    and u.index not in ref_ids
                     and any(r.sentence == u.sentence and abs(r.index - u.index) <= USE_REACH
-                            for r in refs)]
+                            for r in refs)] if refs else []
             if uses:
                 approved.append(code)
                 evidence.update(t.step for t in uses)
@@ -312,8 +379,10 @@ class PlanJudge:
         if target is not None:
             thing = self._thing_words(target)
             thing_hints = thing.surface[:HINTS_SHOWN]
-            thing_hits = [t for t in content if self._exact(t, thing) or (
-                t.index not in naming and self._hit(t, thing))]
+            thing_exact = self._exact_set(said, thing)
+            near_hit = self._hit_set(said, thing)
+            thing_hits = [t for t in content if t.text in thing_exact or (
+                t.index not in naming and t.text in near_hit)]
             evidence.update(t.step for t in thing_hits)
         sources = int(approve_channel) + len(approved)
         steps = len(evidence)

@@ -10,7 +10,7 @@ once the card is face up; None before).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -180,9 +180,24 @@ class PerilsView:
         return None
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 @lru_cache(maxsize=4096)
 def _action_json(action: Action) -> dict[str, Any]:
-    return action.to_json()
+    cls = type(action)
+    if cls.to_json is not Action.to_json:
+        return action.to_json()
+    # Action.to_json's dict, with the field names looked up once per class
+    # (dataclasses.fields is slow, and a new plan text misses this memo every time).
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(action))
+    data: dict[str, Any] = {"type": cls.__name__}
+    for name in names:
+        value = getattr(action, name)
+        data[name] = list(value) if isinstance(value, tuple) else value
+    return data
 
 
 def build_view(
@@ -273,7 +288,7 @@ def build_view(
         "levels_to_lose": state.levels_to_lose,
         "prize": prize,
         "to_act": to_act,
-        "legal": tuple(_action_json(a) for a in legal) if seat is not None and seat == to_act
+        "legal": tuple(map(_action_json, legal)) if seat is not None and seat == to_act
         else (),
         "outcome": outcome,
         "suggestions": suggestions if teller else None,

@@ -109,17 +109,19 @@ class Hub(SeatRequests):
         clocks going. Games idle too long become abandoned first (and are not rebuilt); games
         marked damaged are checked again (see web/integrity.py)."""
         before = now() - dt.timedelta(seconds=self.settings.abandon_after_s)
-        for game_id in self.store.abandon_idle(before):  # not rebuilt: nobody came back
+        # Before serving, but in threads all the same (the rule: no store call on the loop).
+        for game_id in await asyncio.to_thread(self.store.abandon_idle, before):  # nobody came
             log.info("game %s abandoned: untouched since before %s", game_id, before.isoformat())
         if self.cluster is not None:  # each worker loads the games it owns or is asked for
             await self.cluster.start()
             self.bots.start()
             return
-        running = self.store.unfinished_ids()
+        running = await asyncio.to_thread(self.store.unfinished_ids)
         is_running = set(running)  # membership only; the order comes from the list
-        for game_id in running + [g for g in self.store.damaged_ids() if g not in is_running]:
+        damaged = await asyncio.to_thread(self.store.damaged_ids)
+        for game_id in running + [g for g in damaged if g not in is_running]:
             try:
-                live = self._load(game_id, recheck=True)
+                live = await asyncio.to_thread(self._load, game_id, recheck=True)
             except PocketGalaxyError as exc:
                 log.error("game %s cannot be rebuilt: %s", game_id, exc.message)
                 continue
@@ -368,7 +370,7 @@ class Hub(SeatRequests):
     async def act(self, game_id: str, seat: int, action: Any, index: Any) -> dict[str, Any]:
         """A person's action (the seat is already authenticated). Returns the new index and the
         events of this action that the seat may see."""
-        live = self.get(game_id)
+        live = await self.fetch(game_id)
         async with live.lock:
             info = self.seat_info(live, seat)
             if live.session.is_over:

@@ -44,7 +44,7 @@ async def authenticate(hub: Hub, live: LiveGame, seat: Any, token: Any) -> int |
         return None
     if not info.used:
         async with live.lock:
-            await mark_used_locked(hub, live, info.seat)
+            await mark_used_locked(hub, live, info.seat, token)
     return info.seat
 
 
@@ -53,13 +53,19 @@ async def authenticate_locked(hub: Hub, live: LiveGame, seat: Any, token: Any) -
     info = check_token(hub, live, seat, token)
     if info is None:
         return None
-    await mark_used_locked(hub, live, info.seat)
+    if not info.used:
+        await mark_used_locked(hub, live, info.seat, token)
     return info.seat
 
 
-async def mark_used_locked(hub: Hub, live: LiveGame, seat: int) -> None:
-    """Store that the seat's token was presented (once; lock held). Leaves the lobby."""
-    if live.seats[seat].used:  # another request stored it while we waited for the lock
+async def mark_used_locked(hub: Hub, live: LiveGame, seat: int, token: Any) -> None:
+    """Store that the seat's token was presented (once; lock held): it leaves the lobby.
+
+    Several workers: the stored seats are read first (the write replaces all of them), and the
+    token checked again against them (another worker may have handed the seat on)."""
+    await hub._fresh(live)
+    info = check_token(hub, live, seat, token)
+    if info is None or info.used:  # stored by another request while we waited for the lock
         return
     await write_seats(hub, live, seat, {"used": True}, "the first use of this seat's token")
 

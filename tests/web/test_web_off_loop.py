@@ -228,6 +228,32 @@ def test_a_takeover_and_its_return_write_in_a_thread_and_a_failed_one_changes_no
     _run(tmp_path, database_url, scenario)
 
 
+def test_the_away_timers_takeover_writes_in_a_thread_and_starts_again_when_it_fails(
+    tmp_path: Path, database_url: str
+) -> None:
+    async def scenario(hub: Hub, other: str) -> None:
+        failing = Gate(hub.store, "update_seats", fail=True)
+        failing.open()
+        gid = (await _people(hub, takeover_after_s=1))["game_id"]
+        live = hub.live[gid]
+        seat = live.session.to_act
+        assert seat is not None
+
+        async def taken_over() -> None:
+            while live.seats[seat].takeover is None:
+                await asyncio.sleep(0.02)
+
+        await failing.reached()  # the first takeover failed to store ...
+        assert live.seats[seat].takeover is None and seat not in live.session.agents
+        gate = Gate(hub.store, "update_seats")  # ... and its timer came round again
+        await _meanwhile(hub, other, gate, taken_over())
+        assert live.seats[seat].takeover_reason == "away" and seat in live.session.agents
+        row = hub.store.load_game(gid)
+        assert row is not None and row.seats[seat]["takeover_reason"] == "away"
+
+    _run(tmp_path, database_url, scenario)
+
+
 def test_a_claim_cancelled_during_its_write_still_leaves_memory_as_stored(
     tmp_path: Path, database_url: str
 ) -> None:

@@ -263,6 +263,7 @@ class Bots:
                 except Exception:
                     log.exception("automatic takeover of seat %d in game %s failed", seat,
                                   live.id)
+                    self.hub._after_change(live)  # not taken over: its away timer starts again
 
     # -- abandoned games --------------------------------------------------------------------
     async def _sweep(self) -> None:

@@ -15,7 +15,9 @@ state flips does every connection get a small `presence` message.
 
 The data kept per game is in web/live.py; computer players, clocks, away timers and the
 abandonment sweep in web/bots.py (thinking itself in web/thinking.py); the checks of a new game's
-seats and clocks in web/seat_requests.py; rematches in web/rematch.py.
+seats and clocks in web/seat_requests.py; rematches in web/rematch.py; seat changes (a token's
+first use, claim, takeover, give back) in web/seats.py. No store call runs on the event loop:
+each goes to a thread (`commit.held`), and memory changes only after the store did.
 """
 
 from __future__ import annotations
@@ -164,7 +166,8 @@ class Hub(SeatRequests):
         pinned: dict[str, Any] | None = None,
         bot_seeds: dict[int, int] | None = None,
     ) -> dict[str, Any]:
-        """Create a game; the server picks the seed. Returns tokens and links (shown only once)."""
+        """Create a game; the server picks the seed. Returns tokens and links (shown only once).
+        Its row is stored in a thread; the game is live only once stored (503 otherwise)."""
         rules = self.rules_for(game)
         if isinstance(players, bool) or not isinstance(players, int):
             raise WebError("request/malformed", "'players' must be a whole number")
@@ -251,7 +254,8 @@ class Hub(SeatRequests):
         }
 
     def get(self, game_id: str) -> LiveGame:
-        """The game, from memory or rebuilt from the store; 404 `game/unknown` otherwise."""
+        """The game, from memory or rebuilt from the store; 404 `game/unknown` otherwise. Reads
+        the store in the caller's thread: for tools and tests; async code awaits `fetch`."""
         live = self.live.get(game_id)
         if live is None:
             if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:

@@ -23,6 +23,7 @@ each goes to a thread (`commit.held`), and memory changes only after the store d
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 import secrets
@@ -135,6 +136,12 @@ class Hub(SeatRequests):
     async def stop(self) -> None:
         self.closing = True
         self.bots.stop()
+        # A commit cancelled above still finishes its write (web/commit.py), under the game's
+        # lock: wait for it (a few seconds at most), so the store is not closed under a thread.
+        for live in list(self.live.values()):
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(5.0), live.lock:
+                    pass
         if self.cluster is not None:
             await self.cluster.stop()  # after the timers stop: then the leases are handed back
         for live in self.live.values():

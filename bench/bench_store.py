@@ -38,14 +38,19 @@ def build(folder: Path, games: int, actions: int) -> str:
     url = settings.resolved_database_url
     store = _store(url, folder)
     hub = Hub(store, settings)
-    for _ in range(games):
-        made = hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}])
-        live = hub.live[made["game_id"]]
-        for _ in range(actions):
-            seat = live.session.to_act
-            if seat is None:
-                break
-            hub._commit(live, seat, live.session.legal_actions(seat)[0], "person")
+
+    async def fill() -> None:  # create and commit are coroutines (their writes run in threads)
+        for _ in range(games):
+            made = await hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}])
+            live = hub.live[made["game_id"]]
+            for _ in range(actions):
+                seat = live.session.to_act
+                if seat is None:
+                    break
+                async with live.lock:
+                    await hub._commit(live, seat, live.session.legal_actions(seat)[0], "person")
+
+    asyncio.run(fill())
     store.dispose()
     return url
 

@@ -59,8 +59,8 @@ def _run(tmp_path: Path, scenario: Any) -> None:
     run_on_own_loop(main())
 
 
-def _game(hub: Hub) -> str:
-    made = hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=77)
+async def _game(hub: Hub) -> str:
+    made = await hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=77)
     return str(made["game_id"])
 
 
@@ -82,7 +82,7 @@ def _decoded(conn: Conn) -> list[dict[str, Any]]:
 
 def test_a_slow_store_write_does_not_block_the_event_loop(tmp_path: Path) -> None:
     async def scenario(hub: Hub) -> None:
-        gid = _game(hub)
+        gid = await _game(hub)
         slow = SlowWrites(hub.store)
         ticks = 0
 
@@ -105,7 +105,7 @@ def test_a_slow_store_write_does_not_block_the_event_loop(tmp_path: Path) -> Non
 
 def test_a_hello_during_a_write_waits_and_sees_only_stored_actions(tmp_path: Path) -> None:
     async def scenario(hub: Hub) -> None:
-        gid = _game(hub)
+        gid = await _game(hub)
         slow = SlowWrites(hub.store)
         act = asyncio.create_task(hub.act(gid, *_move(hub, gid)))
         await asyncio.to_thread(slow.started.wait, 5)
@@ -126,7 +126,7 @@ def test_a_cancelled_act_still_finishes_its_commit_and_tells_the_sockets(
     tmp_path: Path,
 ) -> None:
     async def scenario(hub: Hub) -> None:
-        gid = _game(hub)
+        gid = await _game(hub)
         live = hub.get(gid)
         conn = Conn(64)
         hub.attach(live, conn, None, 0)
@@ -150,7 +150,7 @@ def test_a_failed_write_changes_nothing_and_resends_a_snapshot_to_whoever_saw_it
     tmp_path: Path,
 ) -> None:
     async def scenario(hub: Hub) -> None:
-        gid = _game(hub)
+        gid = await _game(hub)
         live = hub.get(gid)
         SlowWrites(hub.store, fail=True)
         conn = Conn(64)

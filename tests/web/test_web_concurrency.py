@@ -33,8 +33,8 @@ def make_hub(tmp_path: Path, database_url: str) -> Iterator[Callable[[], Hub]]:
         store.dispose()
 
 
-def _new_game(hub: Hub) -> tuple[str, int, list[dict[str, Any]]]:
-    made = hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}])
+async def _new_game(hub: Hub) -> tuple[str, int, list[dict[str, Any]]]:
+    made = await hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}])
     live = hub.get(made["game_id"])
     seat = live.session.to_act
     assert seat is not None
@@ -44,7 +44,7 @@ def _new_game(hub: Hub) -> tuple[str, int, list[dict[str, Any]]]:
 def test_two_actions_at_once_exactly_one_applies(make_hub: Callable[[], Hub]) -> None:
     async def scenario() -> None:
         hub = make_hub()
-        gid, seat, legal = _new_game(hub)
+        gid, seat, legal = await _new_game(hub)
         results = await asyncio.gather(
             hub.act(gid, seat, legal[0], 0), hub.act(gid, seat, legal[-1], 0),
             return_exceptions=True,
@@ -66,7 +66,7 @@ def test_two_servers_on_one_database_cannot_both_write_an_index(
 
     async def scenario() -> None:
         first = make_hub()
-        gid, seat, legal = _new_game(first)
+        gid, seat, legal = await _new_game(first)
         second = make_hub()
         second.get(gid)  # both processes hold the game at index 0
         await first.act(gid, seat, legal[0], 0)
@@ -86,7 +86,7 @@ def test_two_servers_on_one_database_cannot_both_write_an_index(
 
 def test_store_refuses_a_second_row_for_an_index(make_hub: Callable[[], Hub]) -> None:
     hub = make_hub()
-    gid, seat, legal = _new_game(hub)
+    gid, seat, legal = run_on_own_loop(_new_game(hub))
     hub.store.append_action(gid, 0, seat, legal[0], "person")
     with pytest.raises(StaleWrite):
         hub.store.append_action(gid, 0, seat, legal[-1], "person")

@@ -383,3 +383,33 @@ def test_a_damaged_games_public_reason_does_not_quote_the_rules(server_settings:
     assert stored is not None and "illegal action" not in stored
     logged = " ".join(r.getMessage() for r in caplog.records)
     assert "not_your_turn" in logged  # the operator still learns the rules' words
+
+
+def test_the_marker_counts_new_games_without_counting_the_table(tmp_path: Path) -> None:
+    """A new game rewrites the marker with one more game, but no COUNT(*) of the games table
+    runs per game (that grows with every game ever played): the count is taken once, at open."""
+    from pocketgalaxy.web.store import GameRow, Store, now
+
+    data = tmp_path / "data"
+    url = f"sqlite:///{(tmp_path / 'store.sqlite3').as_posix()}"
+    store = Store(url, data_dir=data)
+    counted: list[int] = []
+    real = store.count_games
+    store.count_games = lambda: counted.append(1) or real()  # type: ignore[method-assign]
+    try:
+        for n in range(1, 6):
+            stamp = now()
+            store.insert_game(GameRow(
+                id=f"g{n}", game="adventure", options={}, players=2, seed=n, pinned=None,
+                seats=[], creator_token_hash="x", takeover_after_s=None, turn_clock_s=None,
+                status="running", outcome=None, action_count=0, created_at=stamp,
+                updated_at=stamp))
+            assert json.loads((data / MARKER_NAME).read_text())["games"] == n
+        assert counted == [] and real() == 5
+    finally:
+        store.dispose()
+    reopened = Store(url, data_dir=data)  # counted again at open: the marker agrees
+    try:
+        assert json.loads((data / MARKER_NAME).read_text())["games"] == 5
+    finally:
+        reopened.dispose()

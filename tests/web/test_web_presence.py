@@ -79,7 +79,7 @@ def test_n_watchers_joining_cost_n_messages_not_n_squared(
             hub.attach(live, conn, None, 0)
         queued = sum(c.queue.qsize() for c in conns)
         seat = Conn(1000)
-        hub.attach(live, seat, hub.authenticate(live, 1, token), 0)
+        hub.attach(live, seat, await hub.authenticate(live, 1, token), 0)
         return conns, queued
 
     conns, queued = client.portal.call(join_all)  # type: ignore[union-attr]

@@ -113,7 +113,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     limits: Limits = request.app.state.limits
     address = client_address(request.scope)
     limits.check_new_game(address, sum(1 for g in hub.live.values() if not g.session.is_over))
-    made = hub.create(
+    made = await hub.create(
         body.game,
         body.players,
         body.options,
@@ -131,7 +131,7 @@ async def list_games(
     request: Request, open: Annotated[bool, Query()] = False
 ) -> list[dict[str, Any]]:
     """The lobby: running games with open seats (`open=true`), or the latest games."""
-    return _hub(request).lobby(open_only=open)
+    return await _hub(request).lobby(open_only=open)
 
 
 @router.post("/games/{game_id}/seats/{seat}/claim")
@@ -145,7 +145,7 @@ async def claim_seat(
 @router.get("/games/{game_id}")
 async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
     """Public facts: status, seats (names, kinds, connected), outcome when over."""
-    return payloads.summary(_hub(request).get(game_id))
+    return payloads.summary(await _hub(request).fetch(game_id))
 
 
 @router.get("/games/{game_id}/state")
@@ -158,8 +158,8 @@ async def game_state(
 ) -> dict[str, Any]:
     """The same object as the WebSocket snapshot, for `seat` (Bearer token) or a watcher."""
     hub = _hub(request)
-    live = hub.get(game_id)
-    who = hub.authenticate(live, seat, bearer(authorization))
+    live = await hub.fetch(game_id)
+    who = await hub.authenticate(live, seat, bearer(authorization))
     return payloads.seat_payload(live, who, "snapshot", since=since, clock=hub.clock_json(live))
 
 
@@ -169,8 +169,8 @@ async def act(
 ) -> dict[str, Any]:
     """Play an action for a seat (Bearer token). `index` must be the current action count."""
     hub = _hub(request)
-    live = hub.get(game_id)
-    seat = hub.authenticate(live, body.seat, bearer(authorization))
+    live = await hub.fetch(game_id)
+    seat = await hub.authenticate(live, body.seat, bearer(authorization))
     assert seat is not None
     return await hub.act(game_id, seat, body.action, body.index)
 
@@ -186,7 +186,7 @@ async def take_over(
     """The creator (Bearer creator token) hands a person's seat to a computer player."""
     hub = _hub(request)
     await hub.take_over(game_id, seat, bearer(authorization), body.bot if body else None)
-    return payloads.summary(hub.get(game_id))
+    return payloads.summary(await hub.fetch(game_id))
 
 
 @router.post("/games/{game_id}/seats/{seat}/return")
@@ -196,7 +196,7 @@ async def give_back(
     """The seat's person (Bearer seat token) takes the seat back from the computer player."""
     hub = _hub(request)
     await hub.give_back(game_id, seat, bearer(authorization))
-    return payloads.summary(hub.get(game_id))
+    return payloads.summary(await hub.fetch(game_id))
 
 
 class RematchRequest(BaseModel):
@@ -222,13 +222,13 @@ async def rematch_game(
 @router.get("/games/{game_id}/record")
 async def game_record(game_id: str, request: Request) -> dict[str, Any]:
     """The full record (core.record.GameRecord JSON), only when the game is over."""
-    return payloads.record_json(_hub(request).get(game_id))
+    return payloads.record_json(await _hub(request).fetch(game_id))
 
 
 @router.get("/games/{game_id}/replay")
 async def game_replay(game_id: str, request: Request) -> dict[str, Any]:
     """Every step with every seat's view and the watcher's, only when the game is over."""
-    return payloads.replay_json(_hub(request).get(game_id))
+    return payloads.replay_json(await _hub(request).fetch(game_id))
 
 
 @router.get("/options/{game}")

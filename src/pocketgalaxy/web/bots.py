@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.limits import is_heavy
 from pocketgalaxy.core.game import Action
+from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.live import Clock, LiveGame
 from pocketgalaxy.web.store import now as store_now
 from pocketgalaxy.web.thinking import Thinker, ThinkingStopped, think, think_fresh
@@ -258,10 +259,11 @@ class Bots:
                 live.away_seat, live.away_task = None, None
                 spec = self.hub.default_bot(live.rules.name, seat, len(live.seats))
                 try:
-                    self.hub._take_over_locked(live, live.seats[seat], spec, "away")
+                    await self.hub._take_over_locked(live, live.seats[seat], spec, "away")
                 except Exception:
                     log.exception("automatic takeover of seat %d in game %s failed", seat,
                                   live.id)
+                    self.hub._after_change(live)  # not taken over: its away timer starts again
 
     # -- abandoned games --------------------------------------------------------------------
     async def _sweep(self) -> None:
@@ -271,9 +273,9 @@ class Bots:
         with contextlib.suppress(asyncio.CancelledError):
             while not self.hub.closing:
                 await asyncio.sleep(every)
-                self.sweep_once()
+                await self.sweep_once()
 
-    def sweep_once(self) -> None:
+    async def sweep_once(self) -> None:
         now = time.monotonic()
         limit = self.hub.settings.abandon_after_s
         for live in list(self.hub.live.values()):
@@ -281,22 +283,25 @@ class Bots:
                 continue
             if live.conns:
                 live.idle_since = None
-                self.hub.touch(live, now)  # people are here: a restart must not abandon it
+                await self.hub.touch(live, now)  # people are here: a restart must not abandon it
                 continue
             if live.idle_since is None:
                 live.idle_since = now
             elif (now - live.idle_since >= limit and not self._thinking(live)
-                  and self._idle_everywhere(live, limit)):
-                self.hub.abandon(live)
+                  and await self._idle_everywhere(live, limit)):
+                try:
+                    await self.hub.abandon(live)
+                except WebError:  # the store refused: still running; the next sweep tries again
+                    log.warning("game %s could not be marked abandoned", live.id)
 
-    def _idle_everywhere(self, live: LiveGame, limit: float) -> bool:
+    async def _idle_everywhere(self, live: LiveGame, limit: float) -> bool:
         """Several workers: only the owner abandons, and only when the store says no worker
         touched the game for `limit` either (a worker with people connected touches it)."""
         if self.hub.cluster is None:
             return True
         if not self.hub.runs_timers(live):
             return False
-        row = self.hub.store.load_game(live.id)
+        row = await asyncio.to_thread(self.hub.store.load_game, live.id)
         if row is None or (store_now() - row.updated_at).total_seconds() >= limit:
             return True
         live.idle_since = time.monotonic() - (store_now() - row.updated_at).total_seconds()

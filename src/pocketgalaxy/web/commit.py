@@ -7,6 +7,10 @@ socket saying hello waits for the lock too (web/ws.py), so no snapshot shows an 
 not stored yet. A cancellation that comes during the write (a timer stopped, a server closing)
 is held back until the commit is finished and told, then raised: memory, store and sockets
 never disagree. A failed write rebuilds the game from the store.
+
+`held` is the same pattern for every other store write or read of a request or timer (seats,
+new games, rematches, status): the blocking call in a thread, then the change to memory on the
+loop, cancellation held back until both are done. See docs/web.md, "What runs off the event loop".
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pocketgalaxy.core.game import Action
 from pocketgalaxy.web import payloads
@@ -26,6 +31,26 @@ if TYPE_CHECKING:
     from pocketgalaxy.web.hub import Hub
 
 log = logging.getLogger("pocketgalaxy.web")
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+async def held(work: Callable[[], T], then: Callable[[T], R]) -> R:
+    """Run the blocking `work` (a store call) in a thread, then `then(result)` on the loop.
+
+    If `work` raises, `then` never runs and the error goes to the caller: memory keeps nothing
+    of a write that failed. A cancellation that comes meanwhile is held back until `work` has
+    ended and `then` has run, then raised, so memory and store never disagree."""
+    task = asyncio.ensure_future(asyncio.to_thread(work))
+    cancelled = await _finish(task)
+    if cancelled:
+        try:
+            then(task.result())
+        except Exception:
+            log.exception("a store call failed while its caller was cancelled")
+        raise asyncio.CancelledError
+    return then(task.result())
 
 
 async def commit(hub: Hub, live: LiveGame, seat: int, action: Action, by: str) -> int:
@@ -41,14 +66,14 @@ async def commit(hub: Hub, live: LiveGame, seat: int, action: Action, by: str) -
     try:
         write.result()
     except StaleWrite as exc:
-        hub._reload(live)
+        await hub._reload(live)
         resync(hub, live)
         if live.index > at:  # another worker's action holds the index: show it here
             hub._broadcast(live)
         raise WebError("action/stale", f"position {at} was taken by another action") from exc
     except Exception as exc:
         log.exception("could not store action %d of game %s", at, live.id)
-        hub._reload(live)
+        await hub._reload(live)
         resync(hub, live)
         raise WebError("store/failed", "the action could not be saved; try again") from exc
     live.by.append(by)
@@ -63,6 +88,19 @@ async def commit(hub: Hub, live: LiveGame, seat: int, action: Action, by: str) -
     return at
 
 
+async def saved(what: str, work: Callable[[], T], then: Callable[[T], R]) -> R:
+    """`held`, with a failed store call told as 503 `store/failed` (memory unchanged)."""
+    try:
+        return await held(work, then)
+    except (WebError, asyncio.CancelledError):
+        raise
+    except Exception as exc:
+        log.exception("could not store %s", what)
+        raise WebError(
+            "store/failed", f"{what} could not be saved, so nothing changed; try again"
+        ) from exc
+
+
 def resync(hub: Hub, live: LiveGame) -> None:
     """After a failed write: a connection attached during it without the lock (hello takes the
     lock; other callers of `Hub.attach` may not) and sent the refused action gets a fresh
@@ -74,7 +112,7 @@ def resync(hub: Hub, live: LiveGame) -> None:
                                             clock=hub.clock_json(live)))
 
 
-async def _finish(write: asyncio.Future[None]) -> bool:
+async def _finish(write: asyncio.Future[Any]) -> bool:
     """Wait for a store write to end, even through cancellation; True if we were cancelled."""
     cancelled = False
     while not write.done():

@@ -15,12 +15,15 @@ state flips does every connection get a small `presence` message.
 
 The data kept per game is in web/live.py; computer players, clocks, away timers and the
 abandonment sweep in web/bots.py (thinking itself in web/thinking.py); the checks of a new game's
-seats and clocks in web/seat_requests.py; rematches in web/rematch.py.
+seats and clocks in web/seat_requests.py; rematches in web/rematch.py; seat changes (a token's
+first use, claim, takeover, give back) in web/seats.py. No store call runs on the event loop:
+each goes to a thread (`commit.held`), and memory changes only after the store did.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 import secrets
@@ -35,7 +38,7 @@ from pocketgalaxy.core.game import Action, GameRules
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.core.rng import new_seed
 from pocketgalaxy.session import Session
-from pocketgalaxy.web import commit, conns, integrity, payloads, rematch
+from pocketgalaxy.web import commit, conns, integrity, payloads, rematch, seats
 from pocketgalaxy.web.bots import Bots
 from pocketgalaxy.web.errors import WebError, refused_move
 from pocketgalaxy.web.live import Clock, Conn, LiveGame, SeatInfo, encode, play_link
@@ -109,17 +112,19 @@ class Hub(SeatRequests):
         clocks going. Games idle too long become abandoned first (and are not rebuilt); games
         marked damaged are checked again (see web/integrity.py)."""
         before = now() - dt.timedelta(seconds=self.settings.abandon_after_s)
-        for game_id in self.store.abandon_idle(before):  # not rebuilt: nobody came back
+        # Before serving, but in threads all the same (the rule: no store call on the loop).
+        for game_id in await asyncio.to_thread(self.store.abandon_idle, before):  # nobody came
             log.info("game %s abandoned: untouched since before %s", game_id, before.isoformat())
         if self.cluster is not None:  # each worker loads the games it owns or is asked for
             await self.cluster.start()
             self.bots.start()
             return
-        running = self.store.unfinished_ids()
+        running = await asyncio.to_thread(self.store.unfinished_ids)
         is_running = set(running)  # membership only; the order comes from the list
-        for game_id in running + [g for g in self.store.damaged_ids() if g not in is_running]:
+        damaged = await asyncio.to_thread(self.store.damaged_ids)
+        for game_id in running + [g for g in damaged if g not in is_running]:
             try:
-                live = self._load(game_id, recheck=True)
+                live = await asyncio.to_thread(self._load, game_id, recheck=True)
             except PocketGalaxyError as exc:
                 log.error("game %s cannot be rebuilt: %s", game_id, exc.message)
                 continue
@@ -131,6 +136,12 @@ class Hub(SeatRequests):
     async def stop(self) -> None:
         self.closing = True
         self.bots.stop()
+        # A commit cancelled above still finishes its write (web/commit.py), under the game's
+        # lock: wait for it (a few seconds at most), so the store is not closed under a thread.
+        for live in list(self.live.values()):
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(5.0), live.lock:
+                    pass
         if self.cluster is not None:
             await self.cluster.stop()  # after the timers stop: then the leases are handed back
         for live in self.live.values():
@@ -148,7 +159,7 @@ class Hub(SeatRequests):
                 "request/malformed", f"unknown game {name!r}", allowed=exc.allowed
             ) from exc
 
-    def create(
+    async def create(
         self,
         game: Any,
         players: Any,
@@ -162,7 +173,8 @@ class Hub(SeatRequests):
         pinned: dict[str, Any] | None = None,
         bot_seeds: dict[int, int] | None = None,
     ) -> dict[str, Any]:
-        """Create a game; the server picks the seed. Returns tokens and links (shown only once)."""
+        """Create a game; the server picks the seed. Returns tokens and links (shown only once).
+        Its row is stored in a thread; the game is live only once stored (503 otherwise)."""
         rules = self.rules_for(game)
         if isinstance(players, bool) or not isinstance(players, int):
             raise WebError("request/malformed", "'players' must be a whole number")
@@ -212,14 +224,17 @@ class Hub(SeatRequests):
             outcome=session.outcome.to_json() if session.outcome else None, action_count=0,
             created_at=stamp, updated_at=stamp, rematch_absent=absent,
         )
-        self.store.insert_game(row)
         live = LiveGame(
             id=game_id, rules=rules, session=session, seats=infos,
             creator_token_hash=row.creator_token_hash, takeover_after_s=takeover,
             turn_clock_s=clock, created_at=stamp, by=[], rematch_absent=absent,
         )
-        self.live[game_id] = live
-        self._after_change(live)
+
+        def started(_: None) -> None:
+            self.live[game_id] = live
+            self._after_change(live)
+
+        await commit.saved("the new game", lambda: self.store.insert_game(row), started)
         return {
             "game_id": game_id,
             "creator_token": creator,
@@ -246,7 +261,8 @@ class Hub(SeatRequests):
         }
 
     def get(self, game_id: str) -> LiveGame:
-        """The game, from memory or rebuilt from the store; 404 `game/unknown` otherwise."""
+        """The game, from memory or rebuilt from the store; 404 `game/unknown` otherwise. Reads
+        the store in the caller's thread: for tools and tests; async code awaits `fetch`."""
         live = self.live.get(game_id)
         if live is None:
             if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
@@ -297,14 +313,18 @@ class Hub(SeatRequests):
         assert spec is not None
         return self.make_agent(game, spec, seat.seat, players, seat.bot_seed)
 
-    def _reload(self, live: LiveGame) -> None:
-        """Put memory back in line with the store (after a failed commit)."""
-        fresh = self._load(live.id)
-        live.session, live.seats, live.by = fresh.session, fresh.seats, fresh.by
+    async def _reload(self, live: LiveGame) -> None:
+        """Put memory back in line with the store (after a failed commit; lock held)."""
 
-    def lobby(self, *, open_only: bool) -> list[dict[str, Any]]:
-        rows = self.store.list_games(
-            status="running" if open_only else None, limit=self.settings.lobby_limit
+        def put_back(fresh: LiveGame) -> None:
+            live.session, live.seats, live.by = fresh.session, fresh.seats, fresh.by
+
+        await commit.held(lambda: self._load(live.id), put_back)
+
+    async def lobby(self, *, open_only: bool) -> list[dict[str, Any]]:
+        rows = await asyncio.to_thread(
+            self.store.list_games, status="running" if open_only else None,
+            limit=self.settings.lobby_limit,
         )
         out = []
         for row in rows:
@@ -328,21 +348,14 @@ class Hub(SeatRequests):
             )
         return live.seats[seat]
 
-    def authenticate(self, live: LiveGame, seat: Any, token: Any) -> int | None:
-        """Check a seat's token (seat None: a watcher, no token needed). Returns the seat."""
-        if seat is None:
-            return None
-        info = self.seat_info(live, seat)
-        if info.kind != "human" or not token_matches(token, info.token_hash):
-            raise WebError(
-                "auth/bad_token",
-                f"a valid token for seat {info.seat} is needed to play or see that seat "
-                "(connect without a seat to watch)",
-            )
-        if not info.used:
-            info.used = True
-            self.store.update_seats(live.id, live.seats_json())
-        return info.seat
+    async def authenticate(self, live: LiveGame, seat: Any, token: Any) -> int | None:
+        """Check a seat's token (seat None: a watcher, no token needed). Returns the seat. The
+        token's first use is stored, under the game's lock (web/seats.py)."""
+        return await seats.authenticate(self, live, seat, token)
+
+    async def authenticate_locked(self, live: LiveGame, seat: Any, token: Any) -> int | None:
+        """`authenticate` for a caller holding the game's lock."""
+        return await seats.authenticate_locked(self, live, seat, token)
 
     def check_creator(self, live: LiveGame, token: Any) -> None:
         if not token_matches(token, live.creator_token_hash):
@@ -350,75 +363,25 @@ class Hub(SeatRequests):
 
     async def claim(self, game_id: str, seat: Any, name: Any) -> dict[str, Any]:
         """Take an open human seat from the lobby: a fresh token (the creation one stops)."""
-        live = self.get(game_id)
-        async with live.lock:
-            await self._fresh(live)
-            self._check_playable(live)
-            info = self.seat_info(live, seat)
-            if not info.is_open or live.session.is_over:
-                why = " (it was created with a name: only its own link sits there)" if (
-                    info.reserved and info.kind == "human") else ""
-                raise WebError(
-                    "seat/not_open", f"seat {info.seat + 1} of game {game_id} is not open{why}",
-                    allowed=[str(s.seat) for s in live.seats if s.is_open],
-                )
-            token = new_token()
-            info.name = self.clean_name(name, info.name)
-            info.token_hash = hash_token(token)
-            info.claimed = True
-            self.store.update_seats(live.id, live.seats_json())
-            self._broadcast(live)
-            self.tell(live, "seats")
-        return {"token": token, "link": play_link(game_id, info.seat, token)}
+        return await seats.claim(self, game_id, seat, name)
 
     async def take_over(self, game_id: str, seat: Any, creator_token: Any, bot: Any) -> None:
         """The creator hands a person's seat to a computer player."""
-        live = self.get(game_id)
-        async with live.lock:
-            await self._fresh(live)
-            self.check_creator(live, creator_token)
-            self._check_playable(live)
-            info = self.seat_info(live, seat)
-            if info.kind != "human":
-                raise WebError("seat/not_human", f"seat {info.seat} is already a computer player")
-            if info.takeover is not None:
-                raise WebError("seat/taken_over", f"seat {info.seat} is already taken over")
-            spec = bot or self.default_bot(live.rules.name, info.seat, len(live.seats))
-            if not isinstance(spec, str) or len(spec) > 200:
-                raise WebError("request/malformed", "'bot' must be a computer player name")
-            self._take_over_locked(live, info, spec, "creator")
+        await seats.take_over(self, game_id, seat, creator_token, bot)
 
-    def _take_over_locked(self, live: LiveGame, info: SeatInfo, spec: str, reason: str) -> None:
-        agent = self.make_agent(live.rules.name, spec, info.seat, len(live.seats), info.bot_seed)
-        info.takeover, info.takeover_reason = spec, reason
-        self.store.update_seats(live.id, live.seats_json())
-        live.session.set_agent(info.seat, agent)
-        self._broadcast(live)
-        self.tell(live, "seats")
-        self._after_change(live)
+    async def _take_over_locked(self, live: LiveGame, info: SeatInfo, spec: str,
+                                reason: str) -> None:
+        await seats.take_over_locked(self, live, info, spec, reason)
 
     async def give_back(self, game_id: str, seat: Any, token: Any) -> None:
         """The seat's person takes it back from the computer player."""
-        live = self.get(game_id)
-        async with live.lock:
-            await self._fresh(live)
-            self.authenticate(live, seat, token)
-            self._check_playable(live)
-            info = self.seat_info(live, seat)
-            if info.takeover is None:
-                raise WebError("seat/not_taken_over", f"seat {info.seat} is already yours")
-            info.takeover, info.takeover_reason = None, None
-            self.store.update_seats(live.id, live.seats_json())
-            live.session.set_agent(info.seat, None)
-            self._broadcast(live)
-            self.tell(live, "seats")
-            self._after_change(live)
+        await seats.give_back(self, game_id, seat, token)
 
     # -- acting ------------------------------------------------------------------------------
     async def act(self, game_id: str, seat: int, action: Any, index: Any) -> dict[str, Any]:
         """A person's action (the seat is already authenticated). Returns the new index and the
         events of this action that the seat may see."""
-        live = self.get(game_id)
+        live = await self.fetch(game_id)
         async with live.lock:
             info = self.seat_info(live, seat)
             if live.session.is_over:
@@ -554,21 +517,37 @@ class Hub(SeatRequests):
     def clock_json(self, live: LiveGame) -> dict[str, Any] | None:
         return self.bots.clock_json(live)
 
-    def touch(self, live: LiveGame, at: float) -> None:
-        """Refresh the store's `updated_at` now and then while people are connected."""
-        if at - live.touched_at >= self.settings.abandon_after_s / 10:
-            live.touched_at = at
-            self.store.touch(live.id)
+    async def touch(self, live: LiveGame, at: float) -> None:
+        """Refresh the store's `updated_at` now and then while people are connected (in a
+        thread; a failure is logged and tried again at the next sweep)."""
+        if at - live.touched_at < self.settings.abandon_after_s / 10:
+            return
 
-    def abandon(self, live: LiveGame) -> None:
-        """Nobody has been here for `abandon_after_s`: keep the game, refuse its actions."""
-        live.abandoned = True
-        self.bots.forget(live)
-        self.store.set_status(live.id, "abandoned")
-        self.tell(live, "status")
-        log.info("game %s abandoned: nobody connected for %d s", live.id,
-                 self.settings.abandon_after_s)
-        self._after_change(live)
+        def touched(_: None) -> None:
+            live.touched_at = at
+
+        try:
+            await commit.held(lambda: self.store.touch(live.id), touched)
+        except Exception:
+            log.exception("could not note that game %s is in use", live.id)
+
+    async def abandon(self, live: LiveGame) -> None:
+        """Nobody has been here for `abandon_after_s`: keep the game, refuse its actions. The
+        status is stored first (in a thread, under the game's lock), then memory follows."""
+
+        def abandoned(_: None) -> None:
+            live.abandoned = True
+            self.bots.forget(live)
+            self.tell(live, "status")
+            log.info("game %s abandoned: nobody connected for %d s", live.id,
+                     self.settings.abandon_after_s)
+            self._after_change(live)
+
+        async with live.lock:
+            if live.abandoned or live.session.is_over or live.conns:
+                return  # someone came, or it ended, while the sweep waited for the lock
+            await commit.saved(f"the end of game {live.id}",
+                               lambda: self.store.set_status(live.id, "abandoned"), abandoned)
 
     def _check_playable(self, live: LiveGame) -> None:
         if live.abandoned:

@@ -42,6 +42,7 @@ from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.core.rng import new_seed
 from pocketgalaxy.session import Session
+from pocketgalaxy.web import commit, seats
 from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.live import LiveGame, SeatInfo, default_name, encode, play_link
 from pocketgalaxy.web.store import GameRow, now
@@ -101,14 +102,14 @@ async def request(
     409 `rematch/not_finished`; the seat claimed by someone else 409 `seat/not_open`; creation
     limits 429/503 as for `POST /api/games` (asking for an existing rematch costs nothing).
     """
-    live = hub.get(game_id)
+    live = await hub.fetch(game_id)
     if seat is None:
         raise WebError(
             "rematch/not_seated",
             "only a player seated at this game can ask for a rematch (send your seat and its "
             "token); watchers are moved to the rematch when a player starts it",
         )
-    hub.authenticate(live, seat, token)
+    await hub.authenticate(live, seat, token)
     assert token is not None  # authenticate refuses a missing token
     async with live.lock:
         if live.session.outcome is None:
@@ -121,18 +122,16 @@ async def request(
             if limits is not None:
                 limits.check_new_game(
                     address, sum(1 for g in hub.live.values() if not g.session.is_over))
-            live.rematch_id = _create(hub, live, asker=seat)
+            await _create(hub, live, asker=seat)
             if limits is not None:
                 limits.game_created(address)
-            _announce(live)
-            hub.tell(live, "rematch")  # several workers: their sockets of this game hear too
         new_id = live.rematch_id
         creator_ok = token_matches(creator_token, live.creator_token_hash)
     assert new_id is not None
-    new = hub.get(new_id)
+    new = await hub.fetch(new_id)
     async with new.lock:
-        seat_token = _hand_over(hub, new, seat, token)
-        creator = _hand_over_creator(hub, new, creator_token) if creator_ok else None
+        seat_token = await _hand_over(hub, new, seat, token)
+        creator = await _hand_over_creator(hub, new, creator_token) if creator_ok else None
     return {
         "game_id": new.id,
         "seat": seat,
@@ -143,9 +142,10 @@ async def request(
     }
 
 
-def _create(hub: Hub, old: LiveGame, *, asker: int) -> str:
-    """Build, store and start the rematch (old game's lock held). Returns its id: that of
-    another process's rematch when it linked one first (then nothing of ours was stored)."""
+async def _create(hub: Hub, old: LiveGame, *, asker: int) -> None:
+    """Build, store (in a thread) and start the rematch, and link it from `old` in memory
+    (old game's lock held): another process's rematch when it linked one first (then nothing of
+    ours was stored). Memory changes only after the store did."""
     rules = old.rules
     players = len(old.seats)
     opts = options_from_json(rules.options_type, dict(old.session.record.options))
@@ -173,17 +173,21 @@ def _create(hub: Hub, old: LiveGame, *, asker: int) -> str:
         outcome=session.outcome.to_json() if session.outcome else None, action_count=0,
         created_at=stamp, updated_at=stamp, rematch_absent=old.rematch_absent,
     )
-    linked = hub.store.insert_rematch(row, old.id)
-    if linked != game_id:
-        return linked
     live = LiveGame(
         id=game_id, rules=rules, session=session, seats=infos, creator_token_hash=PENDING,
         takeover_after_s=old.takeover_after_s, turn_clock_s=old.turn_clock_s, created_at=stamp,
         by=[], rematch_absent=old.rematch_absent,
     )
-    hub.live[game_id] = live
-    hub._after_change(live)
-    return game_id
+
+    def linked(found: str) -> None:
+        if found == game_id:
+            hub.live[game_id] = live
+            hub._after_change(live)
+        old.rematch_id = found
+        _announce(old)
+        hub.tell(old, "rematch")  # several workers: their sockets of this game hear too
+
+    await commit.saved("the rematch", lambda: hub.store.insert_rematch(row, old.id), linked)
 
 
 def _seat(hub: Hub, old: LiveGame, info: SeatInfo, *, present: bool) -> SeatInfo:
@@ -201,7 +205,7 @@ def _seat(hub: Hub, old: LiveGame, info: SeatInfo, *, present: bool) -> SeatInfo
     return SeatInfo(seat=info.seat, kind="human", name=default_name(info.seat))
 
 
-def _hand_over(hub: Hub, new: LiveGame, seat: int, old_token: str) -> str:
+async def _hand_over(hub: Hub, new: LiveGame, seat: int, old_token: str) -> str:
     """The asker's token for its seat in the rematch (rematch's lock held), stored on first ask."""
     info = hub.seat_info(new, seat)
     token = derive_token(old_token, new.id)
@@ -213,22 +217,28 @@ def _hand_over(hub: Hub, new: LiveGame, seat: int, old_token: str) -> str:
             f"your seat {seat + 1} in the rematch was claimed by someone else from the lobby; "
             f"you can watch the rematch at /play/{new.id}",
         )
-    info.token_hash = hash_token(token)
+    changes: dict[str, Any] = {"token_hash": hash_token(token)}
     if not info.reserved:  # it was open in the lobby: yours now, no longer listed
-        info.claimed = True
-    hub.store.update_seats(new.id, new.seats_json())
-    hub._broadcast(new)  # the seat is no longer open
-    hub.tell(new, "seats")
+        changes["claimed"] = True
+    await seats.write_seats(hub, new, seat, changes, f"your seat {seat + 1} in the rematch",
+                            lambda _: seats.told(hub, new))  # the seat is no longer open
     return token
 
 
-def _hand_over_creator(hub: Hub, new: LiveGame, old_creator_token: str | None) -> str | None:
+async def _hand_over_creator(
+    hub: Hub, new: LiveGame, old_creator_token: str | None
+) -> str | None:
     """The creator's token in the rematch, for the holder of the old game's creator token."""
     assert old_creator_token is not None
     token = derive_token(old_creator_token, new.id)
     if new.creator_token_hash == PENDING:
-        new.creator_token_hash = hash_token(token)
-        hub.store.set_creator(new.id, new.creator_token_hash)
+        hashed = hash_token(token)
+
+        def collected(_: None) -> None:
+            new.creator_token_hash = hashed
+
+        await commit.saved("the rematch's creator token",
+                           lambda: hub.store.set_creator(new.id, hashed), collected)
     return token if token_matches(token, new.creator_token_hash) else None
 
 

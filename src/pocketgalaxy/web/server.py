@@ -13,6 +13,7 @@ text that cannot be encoded never turns a reply into a failure.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import json
 import sys
@@ -120,7 +121,7 @@ def create_app(
             yield
         finally:
             await hub.stop()
-            store.dispose()
+            await asyncio.to_thread(store.dispose)  # closes the pool's connections
 
     app = FastAPI(
         title="Pocket Galaxy",

@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -288,16 +289,24 @@ class Store:
             except StoreOpenError:
                 self.engine.dispose()
                 raise
+        # Counted once; then +1 per game stored here (no COUNT(*) per game). Fewer than there
+        # are (another process's games) only makes the marker's check less strict.
+        self._games = count
+        self._marker_lock = threading.Lock()  # games are stored from worker threads
         self._write_marker(count)
 
     def dispose(self) -> None:
         self.engine.dispose()
 
-    def _write_marker(self, count: int | None = None) -> None:
+    def _game_stored(self) -> None:
+        """One more game: the marker says so (under a lock: two threads share its temp file)."""
+        with self._marker_lock:
+            self._games += 1
+            self._write_marker(self._games)
+
+    def _write_marker(self, count: int) -> None:
         if self.marker_path is None:
             return
-        if count is None:
-            count = self.count_games()
         try:
             data_marker.write(self.marker_path, safe_url(self.url), count)
         except OSError as exc:  # the database matters; a marker we cannot write is a warning
@@ -308,7 +317,7 @@ class Store:
         values = {f: getattr(row, f) for f in _STORED_FIELDS}
         with self.engine.begin() as conn:
             conn.execute(games_table.insert().values(**values))
-        self._write_marker()
+        self._game_stored()
 
     def count_games(self) -> int:
         with self.engine.connect() as conn:
@@ -385,7 +394,7 @@ class Store:
                                      .where(games_table.c.id == old_id)).scalar_one()
                 return str(found)
             conn.execute(games_table.insert().values(**values))
-        self._write_marker()
+        self._game_stored()
         return row.id
 
     def set_creator(self, game_id: str, creator_token_hash: str) -> None:

@@ -69,9 +69,9 @@ async def start_lesson(game: str, request: Request) -> dict[str, Any]:
         if s in lesson.opponents else {"kind": "human", "name": names[s]}
         for s in range(lesson.players)
     ]
-    made = hub.create(lesson.game, lesson.players, dict(lesson.options), seats,
-                      seed=lesson.seed, pinned=lesson.pinned,
-                      bot_seeds={s: seed for s, (_, seed) in lesson.opponents.items()})
+    made = await hub.create(lesson.game, lesson.players, dict(lesson.options), seats,
+                            seed=lesson.seed, pinned=lesson.pinned,
+                            bot_seeds={s: seed for s, (_, seed) in lesson.opponents.items()})
     limits.game_created(address)
     return made | {"lesson": lesson.game, "learner": lesson.hero}
 
@@ -85,8 +85,8 @@ async def lesson_words(game_id: str, request: Request, seat: int,
     """The coach for the learner's seat (Bearer token): the advice for the move to make (with
     the suggested action), what it said of the last move, its recent lines and the goals."""
     hub: Hub = request.app.state.hub
-    live = hub.get(game_id)
-    who = hub.authenticate(live, seat, bearer(authorization))
+    live = await hub.fetch(game_id)
+    who = await hub.authenticate(live, seat, bearer(authorization))
     game = live.rules.name
     lesson = lesson_for(game) if game in GAMES else None
     if lesson is None or not is_lesson(live, lesson):

@@ -143,7 +143,7 @@ async def _handle(hub: Hub, conn: Conn, game_id: str, data: Any) -> None:
     elif kind == "hello":
         await _hello(hub, conn, game_id, data)
     elif kind == "act":
-        live = _live(hub, conn, game_id)
+        live = await _live(hub, conn, game_id)
         if conn.seat is None:
             raise WebError(
                 "auth/bad_token", "watchers cannot act: say hello with your seat and its token"
@@ -155,10 +155,10 @@ async def _handle(hub: Hub, conn: Conn, game_id: str, data: Any) -> None:
         raise WebError("action/malformed", f"unknown message type {kind!r}", allowed=_TYPES)
 
 
-def _live(hub: Hub, conn: Conn, game_id: str) -> LiveGame:
+async def _live(hub: Hub, conn: Conn, game_id: str) -> LiveGame:
     if conn.game_id is None:
         raise WebError("protocol/hello_first", "say hello first: {\"type\": \"hello\", ...}")
-    return hub.get(game_id)
+    return await hub.fetch(game_id)
 
 
 async def _hello(hub: Hub, conn: Conn, game_id: str, data: dict[str, Any]) -> None:
@@ -179,6 +179,6 @@ async def _hello(hub: Hub, conn: Conn, game_id: str, data: dict[str, Any]) -> No
             current = hub.live.get(game_id)
             if current is not None and current is not live and attempt < 2:
                 continue
-            seat = hub.authenticate(live, data.get("seat"), data.get("token"))
+            seat = await hub.authenticate_locked(live, data.get("seat"), data.get("token"))
             hub.attach(live, conn, seat, min(since, live.index))
             return

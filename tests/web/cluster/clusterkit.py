@@ -79,7 +79,7 @@ class Socket:
 
 async def two_people_game(hub: Hub, seed: int = 1234) -> str:
     """A game of two people created on `hub`, once `hub` holds its lease."""
-    made = hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=seed)
+    made = await hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=seed)
     gid = str(made["game_id"])
     cluster = hub.cluster
     assert cluster is not None

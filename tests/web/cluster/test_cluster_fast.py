@@ -190,7 +190,7 @@ def test_the_check_still_finds_a_seat_change_whose_nudge_was_lost(
 ) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a", lease_ttl_s=60.0), await start("b", lease_ttl_s=60.0)
-        made = a.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=5)
+        made = await a.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=5)
         gid = str(made["game_id"])
         Socket(b, gid, None)
         assert a.cluster is not None and b.cluster is not None

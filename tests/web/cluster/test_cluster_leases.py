@@ -25,16 +25,16 @@ async def _holder(hub: Hub, game_id: str) -> str | None:
     return value.decode() if value is not None else None
 
 
-def _people(hub: Hub, **extra: object) -> str:
-    made = hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=7,
-                      **extra)  # type: ignore[arg-type]
+async def _people(hub: Hub, **extra: object) -> str:
+    made = await hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}],
+                            seed=7, **extra)  # type: ignore[arg-type]
     return str(made["game_id"])
 
 
-def _bots(hub: Hub) -> str:
-    made = hub.create("adventure", 2, {}, [{"kind": "bot", "bot": "memory"},
-                                           {"kind": "bot", "bot": "memory"}], seed=99,
-                      bot_seeds={0: 1, 1: 2})
+async def _bots(hub: Hub) -> str:
+    made = await hub.create("adventure", 2, {}, [{"kind": "bot", "bot": "memory"},
+                                                 {"kind": "bot", "bot": "memory"}], seed=99,
+                            bot_seeds={0: 1, 1: 2})
     return str(made["game_id"])
 
 
@@ -52,7 +52,7 @@ def _check_log(hub: Hub, game_id: str) -> list[int]:
 def test_the_lease_moves_when_its_owner_stops_renewing(run_cluster: RunCluster) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a"), await start("b")
-        gid = _people(a)
+        gid = await _people(a)
         await wait_for(lambda: _owns(a, gid), "a to own the game it created")
         b.get(gid)  # b holds it too (a socket there, say), but does not own it
         await asyncio.sleep(3 * LEASE_TTL_S)  # several renewals: a keeps it
@@ -72,7 +72,7 @@ def test_the_lease_moves_when_its_owner_stops_renewing(run_cluster: RunCluster) 
 def test_a_stopping_worker_hands_its_leases_back_at_once(run_cluster: RunCluster) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a", lease_ttl_s=30.0), await start("b")
-        gid = _people(a)
+        gid = await _people(a)
         await wait_for(lambda: _owns(a, gid), "a to own the game it created")
         assert a.cluster is not None
         redis = b.cluster.redis if b.cluster is not None else None
@@ -90,7 +90,7 @@ def test_a_bot_game_keeps_moving_after_its_owner_crashes_and_never_moves_twice(
     async def scenario(start: Workers) -> None:
         a = await start("a", bot_delay_ms=20)
         b = await start("b", bot_delay_ms=20)
-        gid = _bots(a)
+        gid = await _bots(a)
         await wait_for(lambda: _owns(a, gid), "a to own the bot game")
         await wait_for(lambda: a.get(gid).index >= 4, "a's computer players to move")
         assert gid not in b.live  # nobody has a socket on b: b must find the game by itself
@@ -112,7 +112,7 @@ def test_two_workers_that_both_think_they_own_a_game_never_play_an_index_twice(
     async def scenario(start: Workers) -> None:
         a = await start("a", bot_delay_ms=5)
         b = await start("b", bot_delay_ms=5)
-        gid = _bots(a)
+        gid = await _bots(a)
         await wait_for(lambda: _owns(a, gid), "a to own the bot game")
         # A split brain: b wrongly trusts a lease it does not hold (a paused process waking up
         # would). Both run the computer players; only the store decides.
@@ -136,7 +136,7 @@ def test_the_owner_does_not_take_over_a_person_connected_to_another_worker(
 ) -> None:
     async def scenario(start: Workers) -> None:
         a, b = await start("a"), await start("b")
-        gid = _people(a, takeover_after_s=1)
+        gid = await _people(a, takeover_after_s=1)
         await wait_for(lambda: _owns(a, gid), "a to own the game")
         seat = a.get(gid).session.to_act
         assert seat is not None

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from loopkit import run_on_own_loop
 from starlette.testclient import TestClient
 
 from pocketgalaxy.core.errors import OptionsError
@@ -97,7 +98,8 @@ def test_a_commit_between_the_two_reads_of_a_load_is_not_damage(tmp_path: Path) 
     store = Store(settings.resolved_database_url)
     try:
         hub = Hub(store, settings)
-        made = hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=5)
+        made = run_on_own_loop(
+            hub.create("adventure", 2, {}, [{"kind": "human"}, {"kind": "human"}], seed=5))
         gid = made["game_id"]
         live = hub.get(gid)
         seat = live.session.to_act

@@ -45,7 +45,7 @@ def test_two_sockets_of_a_seat_get_the_same_encoded_update_once_each(
         for name, seat in (("seat0", 0), ("seat0", 0), ("seat1", 1), ("watch", None),
                            ("watch", None)):
             conn = Conn(1000)
-            who = None if seat is None else hub.authenticate(live, seat, tokens[seat])
+            who = None if seat is None else await hub.authenticate(live, seat, tokens[seat])
             hub.attach(live, conn, who, 0)
             socks[name].append(conn)
         for group in socks.values():

@@ -130,10 +130,16 @@ def _store_verdict(store: Store, game_id: str, reason: str | None) -> None:
         log.error("could not store the integrity verdict of game %s: %s", game_id, exc)
 
 
+SETTLE_READS = 8
+"""How many times the row of a game that keeps moving is read before its check counts. Each new read
+happens only because another worker committed an action meanwhile (real progress), so a busy
+game settles long before this; two re-reads were too few with workers committing every few ms."""
+
+
 def _checked_settled(store: Store, row: GameRow, rules_for: RulesFor, build: Build[T]) -> T:
     """`_checked`, read again when the game's row changed meanwhile: with several workers an
     action committed between the two reads (the row, then its actions) looks like a broken log."""
-    for _ in range(2):
+    for _ in range(SETTLE_READS - 1):
         try:
             return _checked(store, row, rules_for, build)
         except Damage:

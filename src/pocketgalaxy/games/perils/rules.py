@@ -258,7 +258,15 @@ class PerilsRules(ZeroHealthPenalty):
         return IllegalActionError(action, seat, reason, rule, detail, allowed=allowed)
 
     # -- doing ------------------------------------------------------------------------
+    def apply_quiet(self, state: PerilsState, seat: int, action: Action) -> None:
+        """`apply_unchecked` with the events dropped, so the plan verdict's reasons (JSON for
+        the shells) are not built; the same state and random draws (test_perils_apply_quiet)."""
+        self._act(state, seat, action, False)
+
     def _do(self, state: PerilsState, seat: int, action: Action) -> list[Event]:
+        return self._act(state, seat, action, True)
+
+    def _act(self, state: PerilsState, seat: int, action: Action, explain: bool) -> list[Event]:
         events: list[Event] = []
         if isinstance(action, ChooseArchetype):
             events.extend(self._setup(state, action.archetype))
@@ -267,10 +275,10 @@ class PerilsRules(ZeroHealthPenalty):
         elif isinstance(action, ChoosePathway):
             self._choose(state, action.position, False, events)
         elif isinstance(action, MakePlan):
-            self._plan(state, action, events)
+            self._plan(state, action, events, explain)
         elif isinstance(action, JudgePlan):
             self._judged(state, Judgement(action.approve_channel, tuple(action.approve_items),
-                                          action.advantage), "teller", events)
+                                          action.advantage), "teller", events, explain)
         elif isinstance(action, Roll):
             self._roll(state, events)
         elif isinstance(action, ChooseLostLevels):

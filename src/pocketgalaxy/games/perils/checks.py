@@ -42,6 +42,7 @@ _CHOOSE: tuple[tuple[ChoosePathway, ...], ...] = tuple(
     tuple(ChoosePathway(i) for i in range(n)) for n in range(9))
 _DESCRIBED: dict[tuple[str, ...], DescribePathways] = {}
 _VERDICTS: dict[tuple[bool, tuple[str, ...], bool], tuple[JudgePlan, ...]] = {}
+_ARCHETYPES: dict[str, tuple[Theme, tuple[ChooseArchetype, ...]]] = {}  # theme id -> its list
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
@@ -158,6 +159,12 @@ class ActionChecks(GameRules[PerilsState, PerilsOptions]):
         if phase == "archetype":
             theme = self.theme(state.options)
             top = set((state.pinned or {}).get("draw") or [])
+            if not top:  # every archetype: one list per theme (themes are loaded once)
+                known = _ARCHETYPES.get(theme.id)
+                if known is None or known[0] is not theme:
+                    known = _ARCHETYPES[theme.id] = (
+                        theme, tuple(ChooseArchetype(a.id) for a in theme.archetypes))
+                return list(known[1])
             return [ChooseArchetype(a.id) for a in theme.archetypes if not top & set(a.cards)]
         if phase == "describe":
             texts = self.suggestions(state)

@@ -247,21 +247,25 @@ def assign(things: dict[str, Thing], narration_seed: int, plain: bool) -> dict[s
         rng.shuffle(options)
         fits[code] = options
     owner: dict[str, str] = {}  # thing id -> card
-
-    def place(code: str, seen: set[str]) -> bool:
-        for t in fits[code]:
-            if t.id in seen:
-                continue
-            seen.add(t.id)
-            if t.id not in owner or place(owner[t.id], seen):
-                owner[t.id] = code
-                return True
-        return False
-
     for code in order:
-        place(code, set())
+        _place(code, set(), fits, owner)
     out = {code: things[tid] for tid, code in owner.items()}
     for code in order:
         if code not in out:
             out[code] = fits[code][rng.below(len(fits[code]))]
     return out
+
+
+def _place(code: str, seen: set[str], fits: dict[str, list[Thing]], owner: dict[str, str]
+           ) -> bool:
+    """One augmenting path of `assign`'s matching (a module function, not a closure: compiled,
+    a nested function's every call goes through its environment object)."""
+    for t in fits[code]:
+        tid = t.id
+        if tid in seen:
+            continue
+        seen.add(tid)
+        if tid not in owner or _place(owner[tid], seen, fits, owner):
+            owner[tid] = code
+            return True
+    return False

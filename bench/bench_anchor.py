@@ -61,8 +61,7 @@ _QUIET_CODE = """
 import json, sys
 sys.path.insert(0, {bench!r})
 from bench_perils_playouts import perils_playouts
-print(json.dumps(perils_playouts({seconds}, False)))
-print(json.dumps(perils_playouts({seconds}, False, True)))
+print(json.dumps(perils_playouts({seconds}, False, {quiet_apply})))
 """
 
 
@@ -73,10 +72,14 @@ def quiet_perils(seconds: float, env: dict[str, str]) -> dict[str, dict[str, flo
     Two rows: applied with `apply_unchecked` (events returned) and with `apply_quiet` (nothing
     returned, like go_fish's `apply_action` and the Adventure quiet rows).
     """
-    code = _QUIET_CODE.format(bench=str(ROOT / "bench"), seconds=seconds)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True)
-    unchecked, quiet = (json.loads(line) for line in out.stdout.strip().splitlines()[-2:])
+    rows = []
+    for quiet_apply in (False, True):  # each in its own fresh interpreter: the same cold memos
+        code = _QUIET_CODE.format(bench=str(ROOT / "bench"), seconds=seconds,
+                                  quiet_apply=quiet_apply)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True)
+        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    unchecked, quiet = rows
     return {"perils(2) quiet": {"wall": unchecked["decisions_per_s"],
                                 "cpu": unchecked["decisions_per_s_cpu"]},
             "perils(2) quiet, apply_quiet": {"wall": quiet["decisions_per_s"],

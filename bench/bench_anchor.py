@@ -61,7 +61,7 @@ _QUIET_CODE = """
 import json, sys
 sys.path.insert(0, {bench!r})
 from bench_perils_playouts import perils_playouts
-print(json.dumps(perils_playouts({seconds}, False)))
+print(json.dumps(perils_playouts({seconds}, False, {quiet_apply})))
 """
 
 
@@ -69,12 +69,21 @@ def quiet_perils(seconds: float, env: dict[str, str]) -> dict[str, dict[str, flo
     """Perils random playouts on the quiet rules (`perils_rules(narrate=False)`), in a fresh
     interpreter on the same speed path as `ours`. A random playout reads no narration, so the
     quiet rules are the honest fast path; bench_playouts.py's perils(2) row keeps the full rules.
+    Two rows: applied with `apply_unchecked` (events returned) and with `apply_quiet` (nothing
+    returned, like go_fish's `apply_action` and the Adventure quiet rows).
     """
-    code = _QUIET_CODE.format(bench=str(ROOT / "bench"), seconds=seconds)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         check=True)
-    row = json.loads(out.stdout.strip().splitlines()[-1])
-    return {"perils(2) quiet": {"wall": row["decisions_per_s"], "cpu": row["decisions_per_s_cpu"]}}
+    rows = []
+    for quiet_apply in (False, True):  # each in its own fresh interpreter: the same cold memos
+        code = _QUIET_CODE.format(bench=str(ROOT / "bench"), seconds=seconds,
+                                  quiet_apply=quiet_apply)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True)
+        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    unchecked, quiet = rows
+    return {"perils(2) quiet": {"wall": unchecked["decisions_per_s"],
+                                "cpu": unchecked["decisions_per_s_cpu"]},
+            "perils(2) quiet, apply_quiet": {"wall": quiet["decisions_per_s"],
+                                             "cpu": quiet["decisions_per_s_cpu"]}}
 
 
 def measure(seconds: float, rounds: int, python: str) -> dict[str, Any]:
@@ -155,10 +164,10 @@ def main(argv: list[str] | None = None) -> None:
           f"{len(data['rounds'])} interleaved rounds")
     if data["compiled_missing"]:
         print(f"  (no compiled column: {data['compiled_missing']})")
-    print(f"  {'path':9} {'game':20} {'cpu dec/s':>10} {'x cpu':>6} "
+    print(f"  {'path':9} {'game':28} {'cpu dec/s':>10} {'x cpu':>6} "
           f"{'wall dec/s':>11} {'x wall':>7}")
     for row in rows:
-        print(f"  {row['path']:9} {row['game']:20} {row['cpu']:>10.0f} {row['ratio_cpu']:>6.2f} "
+        print(f"  {row['path']:9} {row['game']:28} {row['cpu']:>10.0f} {row['ratio_cpu']:>6.2f} "
               f"{row['wall']:>11.0f} {row['ratio_wall']:>7.2f}")
 
 

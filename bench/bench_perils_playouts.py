@@ -28,12 +28,15 @@ import anchor as _anchor  # noqa: E402
 ANCHOR_GAME = _anchor.ANCHOR_GAME
 
 
-def perils_playouts(seconds: float, narrate: bool) -> dict[str, Any]:
-    """Uniform random Perils playouts for about `seconds` (at least one game)."""
+def perils_playouts(seconds: float, narrate: bool, quiet_apply: bool = False) -> dict[str, Any]:
+    """Uniform random Perils playouts for about `seconds` (at least one game). `quiet_apply`:
+    apply with `apply_quiet` (no events returned, as go_fish's `apply_action`) instead of
+    `apply_unchecked`."""
     from pocketgalaxy.core.rng import Rng
     from pocketgalaxy.registry import perils_rules
 
     rules = perils_rules(narrate=narrate)
+    apply = rules.apply_quiet if quiet_apply else rules.apply_unchecked
     rng = Rng(1)
     steps = games = 0
     wall0, cpu0 = time.perf_counter(), time.process_time()
@@ -42,12 +45,14 @@ def perils_playouts(seconds: float, narrate: bool) -> dict[str, Any]:
         seat = rules.to_act(state)
         while seat is not None:
             legal = rules.legal_actions(state, seat)
-            rules.apply_unchecked(state, seat, legal[rng.below(len(legal))])
+            apply(state, seat, legal[rng.below(len(legal))])
             steps += 1
             seat = rules.to_act(state)
         games += 1
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    return {"game": "perils(2) " + ("full" if narrate else "quiet"), "games": games,
+    name = "perils(2) " + ("full" if narrate else "quiet") + (", apply_quiet" if quiet_apply
+                                                               else "")
+    return {"game": name, "games": games,
             "decisions": steps, "decisions_per_s": round(steps / wall),
             "decisions_per_s_cpu": round(steps / cpu) if cpu > 0 else 0}
 
@@ -74,11 +79,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"no anchor Python at {args.anchor_python}: make it with `python3 -m venv "
                  "/tmp/anchorvenv-sim && /tmp/anchorvenv-sim/bin/pip install open-spiel`, or "
                  "give --anchor-python")
-    rows: dict[str, list[dict[str, Any]]] = {"anchor": [], "full": [], "quiet": []}
+    rows: dict[str, list[dict[str, Any]]] = {"anchor": [], "full": [], "quiet": [],
+                                             "quiet_apply": []}
     for _ in range(max(1, args.repeat)):
         rows["anchor"].append(anchor_playouts(args.anchor_python, args.seconds))
         rows["full"].append(perils_playouts(args.seconds, True))
         rows["quiet"].append(perils_playouts(args.seconds, False))
+        rows["quiet_apply"].append(perils_playouts(args.seconds, False, True))
     med = {k: {m: _median([r[m] for r in v]) for m in ("decisions_per_s", "decisions_per_s_cpu")}
            for k, v in rows.items()}
     result = {
@@ -89,6 +96,8 @@ def main(argv: list[str] | None = None) -> None:
                              3),
         "ratio_quiet_cpu": round(med["quiet"]["decisions_per_s_cpu"]
                                  / med["anchor"]["decisions_per_s_cpu"], 3),
+        "ratio_quiet_apply_cpu": round(med["quiet_apply"]["decisions_per_s_cpu"]
+                                       / med["anchor"]["decisions_per_s_cpu"], 3),
         "runs": rows,
     }
     if args.json:
@@ -97,11 +106,13 @@ def main(argv: list[str] | None = None) -> None:
     print(f"random playouts, {args.seconds:g} s per item, median of {args.repeat} interleaved"
           " rounds (decisions/s, wall and CPU)")
     for key, label in (("anchor", ANCHOR_GAME), ("full", "perils(2) full rules"),
-                       ("quiet", "perils(2) quiet rules")):
+                       ("quiet", "perils(2) quiet rules"),
+                       ("quiet_apply", "quiet, apply_quiet")):
         print(f"  {label:24} {med[key]['decisions_per_s']:>9.0f} wall "
               f"{med[key]['decisions_per_s_cpu']:>9.0f} cpu")
     print(f"  ratio to {ANCHOR_GAME}: full x{result['ratio_full']}, quiet x{result['ratio_quiet']}"
-          f" (by CPU time: quiet x{result['ratio_quiet_cpu']})")
+          f" (by CPU time: quiet x{result['ratio_quiet_cpu']}, apply_quiet"
+          f" x{result['ratio_quiet_apply_cpu']})")
 
 
 if __name__ == "__main__":

@@ -36,9 +36,8 @@ BUILD = ROOT / "build" / "mypyc"
 # games/perils/options.py (compiled, a class's annotations become plain classes, and the options'
 # Literal types are read at run time), games/*/views.py, games/adventure/content.py and
 # games/perils/odds.py (frozen dataclasses that cross to worker processes or sit in a view:
-# compiled, they do not unpickle), games/perils/state.py (its fast clone() copies `__dict__`),
-# and Perils' actions, events, explain and physical (cold, or dataclasses whose
-# generated __init__ stays interpreted anyway: docs/speed.md).
+# compiled, they do not unpickle), and Perils' actions (their legal lists share instances),
+# explain and physical (cold: docs/speed.md).
 COMPILED: tuple[str, ...] = (
     "pocketgalaxy/core/cards.py",
     "pocketgalaxy/core/game.py",
@@ -56,6 +55,10 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/games/adventure/rules.py",
     "pocketgalaxy/games/adventure/state.py",
     "pocketgalaxy/games/perils/checks.py",
+    # Perils random playouts (issue 12 item 5): the state and the events the compiled rules
+    # build and read at every decision (docs/speed.md, "Perils random playouts").
+    "pocketgalaxy/games/perils/events.py",
+    "pocketgalaxy/games/perils/state.py",
     "pocketgalaxy/games/perils/narration.py",
     "pocketgalaxy/games/perils/penalty.py",
     "pocketgalaxy/games/perils/plan_words.py",

@@ -84,6 +84,33 @@ for n in range(40):
     print(verdict.approve_channel, verdict.approve_items, verdict.advantage,
           json.dumps(explanation_json(verdict), sort_keys=True))
 
+# Perils on the quiet rules, as random playouts and simulations play it: in place, on clones,
+# and under options that reach the judge's lists, the penalty and the advantage roll.
+from pocketgalaxy.games.perils.options import PerilsOptions
+from pocketgalaxy.registry import perils_rules
+
+quiet = perils_rules(narrate=False)
+for seed, opts in [(2, None), (8, PerilsOptions(teller_policy="human", advantage_threshold=2)),
+                   (13, PerilsOptions(theme="dungeon", pathway_order="shuffled"))]:
+    state = quiet.new(opts, seed)
+    rng, log, n = Rng(seed), [], 0
+    seat = quiet.to_act(state)
+    while seat is not None:
+        legal = quiet.legal_actions(state, seat)
+        action = legal[rng.below(len(legal))]
+        if n % 4 == 1:
+            state, events = quiet.apply(state, seat, action)
+        elif n % 4 == 2:
+            events = quiet.apply_unchecked(state.clone(), seat, action)
+            events = quiet.apply_unchecked(state, seat, action)
+        else:
+            events = quiet.apply_unchecked(state, seat, action)
+        log += [e.to_json() for e in events]
+        n += 1
+        seat = quiet.to_act(state)
+    print("quiet perils", seed, n, json.dumps(quiet.outcome(state).to_json()))
+    print(hashlib.sha256(json.dumps([state.to_json(), log]).encode()).hexdigest())
+
 runner = CliRunner()
 for argv in (["simulate", "adventure", "-n", "12", "--players", "4", "--seed", "3"],
              ["simulate", "perils", "-n", "12", "--seed", "3"]):
@@ -129,6 +156,8 @@ def test_pure_and_compiled_paths_give_identical_bytes() -> None:
     assert "pocketgalaxy.games.perils.rules" in modules
     assert "pocketgalaxy.games.perils.narration" in modules
     assert "pocketgalaxy.games.perils.rubric" in modules
+    assert "pocketgalaxy.games.perils.state" in modules
+    assert "pocketgalaxy.games.perils.events" in modules
     pure_files, pure_out = _run(pure=True, hash_seed="0")
     compiled_files, compiled_out = _run(pure=False, hash_seed="1")
     _, compiled_again = _run(pure=False, hash_seed="4242")
@@ -186,3 +215,26 @@ def test_states_views_actions_and_records_pickle_on_the_path_in_use() -> None:
             assert again.to_json() == state.to_json()
         else:
             assert again == thing
+
+
+def test_perils_states_and_events_pickle_on_the_path_in_use() -> None:
+    """A compiled `PerilsState` (serializable) and the compiled events cross to workers."""
+    import pickle
+
+    from pocketgalaxy.core.rng import Rng
+    from pocketgalaxy.registry import perils_rules
+
+    rules = perils_rules(narrate=False)
+    state = rules.new(None, 6)
+    rng = Rng(6)
+    events = []
+    while (seat := rules.to_act(state)) is not None and len(events) < 60:
+        events += rules.apply_unchecked(state, seat,
+                                        rules.legal_actions(state, seat)[rng.below(3) % len(
+                                            rules.legal_actions(state, seat))])
+    again = pickle.loads(pickle.dumps(state))
+    assert type(again) is type(state) and again.to_json() == state.to_json()
+    assert again.clone().to_json() == state.to_json()
+    assert len(events) >= 60
+    for event in events:
+        assert pickle.loads(pickle.dumps(event)) == event

@@ -34,6 +34,16 @@ from pocketgalaxy.games.perils.state import PerilsState
 _MAX_LISTED_CHOICES = 64
 """Subsets of lost cards are listed in full up to this many; beyond, one per count."""
 
+# Speed: actions are frozen, so the short lists a random playout asks for at every decision
+# share their instances (memoised on what they depend on; bounded).
+_MEMO_LIMIT = 4_096
+_ROLL = Roll()
+_CHOOSE: tuple[tuple[ChoosePathway, ...], ...] = tuple(
+    tuple(ChoosePathway(i) for i in range(n)) for n in range(9))
+_DESCRIBED: dict[tuple[str, ...], DescribePathways] = {}
+_VERDICTS: dict[tuple[bool, tuple[str, ...], bool], tuple[JudgePlan, ...]] = {}
+_ARCHETYPES: dict[str, tuple[Theme, tuple[ChooseArchetype, ...]]] = {}  # theme id -> its list
+
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class ActionChecks(GameRules[PerilsState, PerilsOptions]):
@@ -149,22 +159,43 @@ class ActionChecks(GameRules[PerilsState, PerilsOptions]):
         if phase == "archetype":
             theme = self.theme(state.options)
             top = set((state.pinned or {}).get("draw") or [])
+            if not top:  # every archetype: one list per theme (themes are loaded once)
+                known = _ARCHETYPES.get(theme.id)
+                if known is None or known[0] is not theme:
+                    known = _ARCHETYPES[theme.id] = (
+                        theme, tuple(ChooseArchetype(a.id) for a in theme.archetypes))
+                return list(known[1])
             return [ChooseArchetype(a.id) for a in theme.archetypes if not top & set(a.cards)]
         if phase == "describe":
-            return [DescribePathways(self.suggestions(state))]
+            texts = self.suggestions(state)
+            described = _DESCRIBED.get(texts)
+            if described is None:
+                if len(_DESCRIBED) > _MEMO_LIMIT:
+                    _DESCRIBED.clear()
+                described = _DESCRIBED[texts] = DescribePathways(texts)
+            return [described]
         if phase == "choose":
-            return [ChoosePathway(i) for i in range(len(state.pathways))]
+            n = len(state.pathways)
+            return list(_CHOOSE[n]) if n < len(_CHOOSE) else [ChoosePathway(i) for i in range(n)]
         if phase == "plan":
             return list(self._plan_list(state))
         if phase == "judge":
-            adv = (False,) if state.options.advantage_threshold is None else (False, True)
-            chans = (False, True) if state.plan_channel is not None else (False,)
-            return [
-                JudgePlan(c, tuple(state.plan_items[:k]), a)
-                for c in chans for k in range(len(state.plan_items) + 1) for a in adv
-            ]
+            key = (state.plan_channel is not None, tuple(state.plan_items),
+                   state.options.advantage_threshold is not None)
+            verdicts = _VERDICTS.get(key)
+            if verdicts is None:
+                adv = (False, True) if key[2] else (False,)
+                chans = (False, True) if key[0] else (False,)
+                verdicts = tuple(
+                    JudgePlan(c, key[1][:k], a)
+                    for c in chans for k in range(len(key[1]) + 1) for a in adv
+                )
+                if len(_VERDICTS) > _MEMO_LIMIT:
+                    _VERDICTS.clear()
+                _VERDICTS[key] = verdicts
+            return list(verdicts)
         if phase == "roll":
-            return [Roll()]
+            return [_ROLL]
         if phase == "lose_levels":
             return [ChooseLostLevels(c) for c in self._lost_level_choices(state)]
         if phase == "shuffle_back":

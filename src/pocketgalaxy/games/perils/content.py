@@ -123,8 +123,24 @@ def thing_for(state: PerilsState, code: str) -> Thing:
     the theme and the clarity, stable all game long. Example: `thing_for(state, "8D").name`
     might be "a giant slime beast"."""
     opts = state.options
+    last = _LAST_CAST
+    if last is not None and last[0] is opts and last[1] == state.narration_seed:
+        return last[2][code]
     theme = load_theme(opts.theme, opts.archetype_schema)
-    return cast_of(theme, state.narration_seed, opts.clarity)[code]
+    cast = cast_of(theme, state.narration_seed, opts.clarity)
+    _remember_cast(opts, state.narration_seed, cast)
+    return cast[code]
+
+
+# The last game's cast, by the identity of its (frozen) options and its narration seed: a game
+# asks at every card revealed, and a simulation plays one game at a time. One tuple, replaced
+# whole, so a reader on another thread sees an old or a new entry, never half of one.
+_LAST_CAST: tuple[object, int, dict[str, Thing]] | None = None
+
+
+def _remember_cast(opts: object, narration_seed: int, cast: dict[str, Thing]) -> None:
+    global _LAST_CAST
+    _LAST_CAST = (opts, narration_seed, cast)
 
 
 _CASTS: dict[tuple[str, str, int, bool], dict[str, Thing]] = {}

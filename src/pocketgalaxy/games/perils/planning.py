@@ -35,6 +35,21 @@ _PLAN_LISTS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
 _MEMO_LIMIT = 20_000
 
 
+# The listed plans themselves, by (channel, items): many inventories share them, and building
+# one (an interpreted frozen dataclass) costs more than the look-up. Actions are immutable.
+_MAKE_PLANS: dict[tuple[str | None, tuple[str, ...]], Action] = {}
+
+
+def _make_plan(channel: str | None, items: tuple[str, ...]) -> Action:
+    key = (channel, items)
+    plan = _MAKE_PLANS.get(key)
+    if plan is None:
+        if len(_MAKE_PLANS) > _MEMO_LIMIT:
+            _MAKE_PLANS.clear()
+        plan = _MAKE_PLANS[key] = MakePlan(channel, items, "")
+    return plan
+
+
 def suit_of(code: str) -> str:
     """The suit letter of a canonical code ("*" for a joker)."""
     return "*" if code.startswith("JK") else code[-1]
@@ -129,13 +144,14 @@ class PlanJudging(ActionChecks):
             for channel in (None, *self.allowed_channels(state)):
                 usable = self.usable_items(state, channel)
                 for k in range(len(usable) + 1):
-                    out.append(MakePlan(channel, tuple(usable[:k]), ""))
+                    out.append(_make_plan(channel, tuple(usable[:k])))
             if len(_PLAN_LISTS) > _MEMO_LIMIT:
                 _PLAN_LISTS.clear()
             plans = _PLAN_LISTS[key] = tuple(out)
         return plans
 
-    def _plan(self, state: PerilsState, action: MakePlan, events: list[Event]) -> None:
+    def _plan(self, state: PerilsState, action: MakePlan, events: list[Event],
+              explain: bool = True) -> None:
         state.plan_made = True
         state.plan_channel = action.channel
         state.plan_items = list(action.items)
@@ -151,7 +167,7 @@ class PlanJudging(ActionChecks):
                                   self.theme(opts))
         else:
             verdict = self._judge(state)
-        self._judged(state, verdict, opts.teller_policy, events)
+        self._judged(state, verdict, opts.teller_policy, events, explain)
 
     def _judge(self, state: PerilsState) -> Judgement:
         """The rubric's verdict on the plan in play, with its reasons (the judge memoises)."""
@@ -174,8 +190,10 @@ class PlanJudging(ActionChecks):
             return None
         return thing_for(state, code)
 
-    def _judged(self, state: PerilsState, verdict: Judgement, by: str, events: list[Event]
-                ) -> None:
+    def _judged(self, state: PerilsState, verdict: Judgement, by: str, events: list[Event],
+                explain: bool = True) -> None:
+        """Record the verdict. `explain=False` (apply_quiet: no one reads the events) leaves the
+        PlanJudged event without its reasons, the one part of an event that costs real work."""
         if by == "teller":  # the Teller's own verdict, with the rubric's reasons beside it
             advice = self._judge(state)
             verdict = overruled(advice, verdict.approve_channel, verdict.approve_items,
@@ -188,7 +206,7 @@ class PlanJudging(ActionChecks):
         events.append(ev.PlanJudged(approve_channel=verdict.approve_channel,
                                     approve_items=tuple(verdict.approve_items),
                                     advantage=verdict.advantage, bonus=self.bonus(state), by=by,
-                                    reasons=self._explain(state, verdict)))
+                                    reasons=self._explain(state, verdict) if explain else None))
 
     def _plan_reasons(self, state: PerilsState) -> dict[str, Any] | None:
         """The reasons shown beside the plan: the rubric's (its advice while a Teller judges;

@@ -65,6 +65,7 @@ _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _RANK = {code: card(code).rank for code in DECK_54}
 _PRIZES: dict[tuple[Any, ...], str] = {}
 QUIET_DESCRIPTION = "(not narrated)"
+_DEFAULT_OPTIONS = PerilsOptions()  # frozen: one shared default (a fresh one cost ~40 us a game)
 """What a quiet rules object (`narrate=False`) suggests for every pathway instead of words."""
 
 
@@ -92,6 +93,8 @@ class PerilsRules(ZeroHealthPenalty):
         rng never draws for words (tests/games/perils/test_perils_quiet.py)."""
         self.judge = judge
         self.narrate = narrate
+        # The last options' theme (options are frozen; one tuple, replaced whole).
+        self._theme_memo: tuple[PerilsOptions, Theme] | None = None
 
     # -- setup ------------------------------------------------------------------------
     def new(
@@ -105,7 +108,7 @@ class PerilsRules(ZeroHealthPenalty):
         """A fresh game (PP-R1..R6). `pinned`: {"draw": [codes, top first], "big_bads":
         [the three aces, top first], "rolls": [die values used first], "rounds": [[the cards
         round 1 lays], ...]} (penalty.validate_pinned)."""
-        opts = options if options is not None else PerilsOptions()
+        opts = options if options is not None else _DEFAULT_OPTIONS
         if players not in (None, 2):
             raise OptionsError(f"Perils & Pathways needs exactly 2 players, not {players}",
                                allowed=["2"])
@@ -147,7 +150,12 @@ class PerilsRules(ZeroHealthPenalty):
 
     def theme(self, options: PerilsOptions) -> Theme:
         """The options' theme (bundled id or path), loaded once and cached."""
-        return load_theme(options.theme, options.archetype_schema)
+        memo = self._theme_memo
+        if memo is not None and memo[0] is options:
+            return memo[1]
+        theme = load_theme(options.theme, options.archetype_schema)
+        self._theme_memo = (options, theme)
+        return theme
 
     def _setup(self, state: PerilsState, archetype_id: str) -> list[Event]:
         theme = self.theme(state.options)
@@ -250,7 +258,15 @@ class PerilsRules(ZeroHealthPenalty):
         return IllegalActionError(action, seat, reason, rule, detail, allowed=allowed)
 
     # -- doing ------------------------------------------------------------------------
+    def apply_quiet(self, state: PerilsState, seat: int, action: Action) -> None:
+        """`apply_unchecked` with the events dropped, so the plan verdict's reasons (JSON for
+        the shells) are not built; the same state and random draws (test_perils_apply_quiet)."""
+        self._act(state, seat, action, False)
+
     def _do(self, state: PerilsState, seat: int, action: Action) -> list[Event]:
+        return self._act(state, seat, action, True)
+
+    def _act(self, state: PerilsState, seat: int, action: Action, explain: bool) -> list[Event]:
         events: list[Event] = []
         if isinstance(action, ChooseArchetype):
             events.extend(self._setup(state, action.archetype))
@@ -259,10 +275,10 @@ class PerilsRules(ZeroHealthPenalty):
         elif isinstance(action, ChoosePathway):
             self._choose(state, action.position, False, events)
         elif isinstance(action, MakePlan):
-            self._plan(state, action, events)
+            self._plan(state, action, events, explain)
         elif isinstance(action, JudgePlan):
             self._judged(state, Judgement(action.approve_channel, tuple(action.approve_items),
-                                          action.advantage), "teller", events)
+                                          action.advantage), "teller", events, explain)
         elif isinstance(action, Roll):
             self._roll(state, events)
         elif isinstance(action, ChooseLostLevels):

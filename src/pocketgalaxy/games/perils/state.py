@@ -12,6 +12,7 @@ from typing import Any
 
 from pocketgalaxy.core.cards import DECK_54
 from pocketgalaxy.core.errors import OptionsError, RecordError
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.options import PerilsOptions
@@ -37,6 +38,13 @@ _LISTS = (
 )
 
 
+def _empty_tucked() -> dict[str, list[str]]:
+    return {s: [] for s in SUIT_KEYS}
+
+
+# Compiled with mypyc (scripts/compile_core.py): the compiled rules then read and write native
+# attributes instead of a `__dict__`. `serializable`: states are pickled to worker processes.
+@mypyc_attr(serializable=True)
 @dataclass(eq=False)
 class PerilsState:
     """Plain data. Phases: archetype, describe, choose, plan, judge, roll, lose_levels,
@@ -55,7 +63,7 @@ class PerilsState:
     start_health: int = 0
     deck: list[str] = field(default_factory=list)
     base: list[str] = field(default_factory=list)
-    tucked: dict[str, list[str]] = field(default_factory=lambda: {s: [] for s in SUIT_KEYS})
+    tucked: dict[str, list[str]] = field(default_factory=_empty_tucked)
     tuck_order: list[str] = field(default_factory=list)
     damage: list[str] = field(default_factory=list)
     inventory: list[str] = field(default_factory=list)
@@ -87,18 +95,63 @@ class PerilsState:
     result_reason: str = ""
     players: int = 2
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> PerilsState:
+        # A bare instance, so `clone` skips `__init__` on both paths (compiled, mypyc's own
+        # `__new__` would run `__init__`, which needs the setup arguments).
+        return object.__new__(cls)
+
     def clone(self) -> PerilsState:
-        """A fast independent copy (lists copied, the options shared: they are frozen)."""
-        new = object.__new__(PerilsState)
-        d = new.__dict__
-        d.update(self.__dict__)
-        for name in _LISTS:
-            d[name] = list(d[name])
-        d["suggested"] = list(self.suggested)
-        d["tucked"] = {s: list(v) for s, v in self.tucked.items()}
-        d["rng"] = self.rng.clone()
-        if self.pinned is not None:
-            d["pinned"] = {k: list(v) for k, v in self.pinned.items()}
+        """A fast independent copy (lists copied, the options shared: they are frozen). Field by
+        field: a compiled class has no `__dict__` to copy (tests/games/perils/test_perils_state.py
+        checks that every field is copied)."""
+        new = PerilsState.__new__(PerilsState)
+        new.options = self.options
+        new.seed = self.seed
+        new.narration_seed = self.narration_seed
+        new.rng = self.rng.clone()
+        pinned = self.pinned
+        new.pinned = {k: list(v) for k, v in pinned.items()} if pinned is not None else None
+        new.phase = self.phase
+        new.stage = self.stage
+        new.round = self.round
+        new.archetype = self.archetype
+        new.health = self.health
+        new.start_health = self.start_health
+        new.deck = self.deck.copy()
+        new.base = self.base.copy()
+        tucked = self.tucked
+        new.tucked = {"D": tucked["D"].copy(), "C": tucked["C"].copy(), "S": tucked["S"].copy(),
+                      "H": tucked["H"].copy()}
+        new.tuck_order = self.tuck_order.copy()
+        new.damage = self.damage.copy()
+        new.inventory = self.inventory.copy()
+        new.draw = self.draw.copy()
+        new.big_bads = self.big_bads.copy()
+        new.prize = self.prize.copy()
+        new.pathways = self.pathways.copy()
+        new.descriptions = self.descriptions.copy()
+        new.suggested = self.suggested.copy()
+        new.history = self.history.copy()
+        new.current = self.current
+        new.unchosen = self.unchosen.copy()
+        new.spent = self.spent.copy()
+        new.discarded = self.discarded.copy()
+        new.limbo = self.limbo.copy()
+        new.levels_to_lose = self.levels_to_lose
+        new.plan_made = self.plan_made
+        new.plan_channel = self.plan_channel
+        new.plan_items = self.plan_items.copy()
+        new.plan_text = self.plan_text
+        new.judged = self.judged
+        new.approve_channel = self.approve_channel
+        new.approve_items = self.approve_items.copy()
+        new.advantage = self.advantage
+        new.rolls = self.rolls.copy()
+        new.defeated = self.defeated.copy()
+        new.failed = self.failed.copy()
+        new.result = self.result
+        new.result_reason = self.result_reason
+        new.players = self.players
         return new
 
     def place_of_each(self) -> dict[str, str]:

@@ -191,6 +191,27 @@ def mix(*parts: int) -> int:
 
 _ORDER = tuple(c for c in DECK_54 if c != "AH")
 _FITTING: dict[tuple[tuple[Thing, ...], bool], dict[str, tuple[Thing, ...]]] = {}
+# The last theme's table by the identity of its (immutable, cached) things dict: hashing the
+# pool's frozen dataclasses field by field cost more than the rest of a game's setup.
+_LAST_FITTING: list[tuple[dict[str, Thing], bool, dict[str, tuple[Thing, ...]]]] = []
+
+
+def _fitting_for(things: dict[str, Thing], plain: bool) -> dict[str, tuple[Thing, ...]]:
+    """`_fitting` of a theme's things, remembered for the last few things dicts by identity
+    (a theme is loaded once and never changes; the dict is kept alive here, so its id is
+    not reused)."""
+    for known, known_plain, table in _LAST_FITTING:
+        if known is things and known_plain == plain:
+            return table
+    table = _fitting(tuple(sorted(things.values(), key=_thing_id)), plain)
+    if len(_LAST_FITTING) >= 8:
+        del _LAST_FITTING[0]
+    _LAST_FITTING.append((things, plain, table))
+    return table
+
+
+def _thing_id(t: Thing) -> str:
+    return t.id
 
 
 def _fitting(pool: tuple[Thing, ...], plain: bool) -> dict[str, tuple[Thing, ...]]:
@@ -219,28 +240,32 @@ def assign(things: dict[str, Thing], narration_seed: int, plain: bool) -> dict[s
     rng = Rng(mix(narration_seed, 0x7417C5))
     order = list(_ORDER)
     rng.shuffle(order)
-    fitting = _fitting(tuple(sorted(things.values(), key=lambda t: t.id)), plain)
+    fitting = _fitting_for(things, plain)
     fits: dict[str, list[Thing]] = {}
     for code in order:
         options = list(fitting[code])
         rng.shuffle(options)
         fits[code] = options
     owner: dict[str, str] = {}  # thing id -> card
-
-    def place(code: str, seen: set[str]) -> bool:
-        for t in fits[code]:
-            if t.id in seen:
-                continue
-            seen.add(t.id)
-            if t.id not in owner or place(owner[t.id], seen):
-                owner[t.id] = code
-                return True
-        return False
-
     for code in order:
-        place(code, set())
+        _place(code, set(), fits, owner)
     out = {code: things[tid] for tid, code in owner.items()}
     for code in order:
         if code not in out:
             out[code] = fits[code][rng.below(len(fits[code]))]
     return out
+
+
+def _place(code: str, seen: set[str], fits: dict[str, list[Thing]], owner: dict[str, str]
+           ) -> bool:
+    """One augmenting path of `assign`'s matching (a module function, not a closure: compiled,
+    a nested function's every call goes through its environment object)."""
+    for t in fits[code]:
+        tid = t.id
+        if tid in seen:
+            continue
+        seen.add(tid)
+        if tid not in owner or _place(owner[tid], seen, fits, owner):
+            owner[tid] = code
+            return True
+    return False

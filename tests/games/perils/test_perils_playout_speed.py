@@ -1,0 +1,132 @@
+"""The pieces the Perils random-playout work added or rewrote (docs/speed.md, "Perils random
+playouts"): the field-by-field `PerilsState.clone`, events with their own `__init__` (and so a
+pickle that works), the shared legal-list instances, the one-entry caches of the theme and the
+cast, and the per-theme table of the things matching. Each runs on the speed path in use; the
+byte identity of pure and compiled is tests/test_speed_paths.py's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+from pocketgalaxy.core.game import Event
+from pocketgalaxy.core.rng import Rng
+from pocketgalaxy.games.perils import events as ev
+from pocketgalaxy.games.perils import things
+from pocketgalaxy.games.perils.actions import JudgePlan
+from pocketgalaxy.games.perils.content import cast_of, load_theme, thing_for
+from pocketgalaxy.games.perils.options import PerilsOptions
+from pocketgalaxy.games.perils.state import PerilsState
+from pocketgalaxy.registry import perils_rules
+
+QUIET = perils_rules(narrate=False)
+
+
+def _random_game(seed: int, options: PerilsOptions | None = None,
+                 stop_after: int | None = None) -> tuple[PerilsState, list[Event]]:
+    """A seeded random playout on the quiet rules; every event kept."""
+    state = QUIET.new(options, seed)
+    rng = Rng(seed * 3 + 1)
+    log: list[Event] = []
+    steps = 0
+    seat = QUIET.to_act(state)
+    while seat is not None and (stop_after is None or steps < stop_after):
+        legal = QUIET.legal_actions(state, seat)
+        log += QUIET.apply_unchecked(state, seat, legal[rng.below(len(legal))])
+        steps += 1
+        seat = QUIET.to_act(state)
+    return state, log
+
+
+def test_clone_copies_every_field_and_shares_nothing_mutable() -> None:
+    state, _ = _random_game(4, stop_after=30)
+    state.pinned = {"rolls": [3, 4]}  # a pinned game's lists are copied too
+    copy = state.clone()
+    assert copy.to_json() == state.to_json()
+    for f in dataclasses.fields(PerilsState):
+        mine, theirs = getattr(state, f.name), getattr(copy, f.name)
+        if isinstance(mine, (list, dict, Rng)):
+            assert mine is not theirs, f.name
+    assert copy.options is state.options  # frozen: shared
+    assert copy.tucked["D"] is not state.tucked["D"]
+    assert copy.pinned is not None and copy.pinned["rolls"] is not state.pinned["rolls"]
+    # Playing on the copy leaves the original as it was.
+    before = state.to_json()
+    seat = QUIET.to_act(copy)
+    assert seat is not None
+    QUIET.apply_unchecked(copy, seat, QUIET.legal_actions(copy, seat)[0])
+    assert state.to_json() == before
+    assert copy.to_json() != before
+
+
+def test_states_and_every_event_of_a_game_pickle() -> None:
+    state, log = _random_game(11)
+    assert state.phase == "over"
+    kinds = {type(e).__name__ for e in log}
+    assert {"PathwaysDealt", "CardRevealed", "PlanJudged", "DieRolled"} <= kinds
+    for event in log:
+        again = pickle.loads(pickle.dumps(event))
+        assert again == event and type(again) is type(event)
+    again_state = pickle.loads(pickle.dumps(state))
+    assert again_state.to_json() == state.to_json()
+
+
+def test_events_keep_their_defaults_and_stay_frozen() -> None:
+    dealt = ev.PathwaysDealt(round=2, cards=("8D", "3H"))
+    assert dealt.audience == ev.TELLER_ONLY
+    assert dealt.to_json() == {"type": "PathwaysDealt", "round": 2, "cards": ["8D", "3H"],
+                               "audience": [1]}
+    revealed = ev.CardRevealed(card="8D", kind="peril", difficulty=8)
+    assert (revealed.thing, revealed.story, revealed.audience) == ("", "", None)
+    try:
+        revealed.card = "9D"  # type: ignore[misc]
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError("an event must stay frozen")
+    assert revealed == ev.CardRevealed(card="8D", kind="peril", difficulty=8, thing="")
+
+
+def test_legal_lists_are_fresh_lists_equal_to_a_fresh_build() -> None:
+    opts = PerilsOptions(teller_policy="human", advantage_threshold=2)
+    state = QUIET.new(opts, 2)
+    rng = Rng(9)
+    judged = 0
+    seat = QUIET.to_act(state)
+    while seat is not None:
+        legal = QUIET.legal_actions(state, seat)
+        if state.phase == "judge":
+            chans = (False, True) if state.plan_channel is not None else (False,)
+            built = [JudgePlan(c, tuple(state.plan_items[:k]), a) for c in chans
+                     for k in range(len(state.plan_items) + 1) for a in (False, True)]
+            assert legal == built
+            judged += 1
+        # The caller may change its list: the next listing is whole again.
+        legal.clear()
+        legal = QUIET.legal_actions(state, seat)
+        assert legal
+        QUIET.apply_unchecked(state, seat, legal[rng.below(len(legal))])
+        seat = QUIET.to_act(state)
+    assert judged > 0
+
+
+def test_thing_for_matches_the_cast_across_interleaved_games() -> None:
+    a, b = QUIET.new(None, 1), QUIET.new(None, 2)
+    c = QUIET.new(PerilsOptions(theme="dungeon", clarity="plain"), 1)
+    theme = load_theme("cosmic")
+    for state, th, clarity in ((a, theme, "fair"), (b, theme, "fair"),
+                               (c, load_theme("dungeon"), "plain"), (a, theme, "fair")):
+        cast = cast_of(th, state.narration_seed, clarity)
+        for code in ("8D", "3H", "KS", "AC"):
+            assert thing_for(state, code) is cast[code]
+    assert thing_for(a, "8D") != thing_for(b, "8D") or thing_for(a, "9C") != thing_for(b, "9C")
+
+
+def test_theme_table_by_identity_is_the_sorted_pool_table() -> None:
+    theme = load_theme("dungeon")
+    pool = tuple(sorted(theme.things.values(), key=lambda t: t.id))
+    for plain in (False, True):
+        assert things._fitting_for(theme.things, plain) == things._fitting(pool, plain)
+        assert things._fitting_for(theme.things, plain) is things._fitting_for(theme.things,
+                                                                               plain)

@@ -31,7 +31,7 @@ def check_token(hub: Hub, live: LiveGame, seat: Any, token: Any) -> SeatInfo | N
     if info.kind != "human" or not token_matches(token, info.token_hash):
         raise WebError(
             "auth/bad_token",
-            f"a valid token for seat {info.seat} is needed to play or see that seat "
+            f"a valid token for seat {info.seat + 1} is needed to play or see that seat "
             "(connect without a seat to watch)",
         )
     return info
@@ -130,9 +130,9 @@ async def take_over(hub: Hub, game_id: str, seat: Any, creator_token: Any, bot: 
         hub._check_playable(live)
         info = hub.seat_info(live, seat)
         if info.kind != "human":
-            raise WebError("seat/not_human", f"seat {info.seat} is already a computer player")
+            raise WebError("seat/not_human", f"seat {info.seat + 1} is already a computer player")
         if info.takeover is not None:
-            raise WebError("seat/taken_over", f"seat {info.seat} is already taken over")
+            raise WebError("seat/taken_over", f"seat {info.seat + 1} is already taken over")
         spec = bot or hub.default_bot(live.rules.name, info.seat, len(live.seats))
         if not isinstance(spec, str) or len(spec) > 200:
             raise WebError("request/malformed", "'bot' must be a computer player name")
@@ -162,7 +162,7 @@ async def give_back(hub: Hub, game_id: str, seat: Any, token: Any) -> None:
         hub._check_playable(live)
         info = hub.seat_info(live, seat)
         if info.takeover is None:
-            raise WebError("seat/not_taken_over", f"seat {info.seat} is already yours")
+            raise WebError("seat/not_taken_over", f"seat {info.seat + 1} is already yours")
 
         def after(changed: SeatInfo) -> None:
             live.session.set_agent(changed.seat, None)

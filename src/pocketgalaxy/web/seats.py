@@ -99,6 +99,16 @@ def told(hub: Hub, live: LiveGame) -> None:
     hub.tell(live, "seats")
 
 
+def handed_to(hub: Hub, live: LiveGame, agent: Any) -> Callable[[SeatInfo], None]:
+    """What follows a stored takeover or give-back: the session's seat goes to `agent` (None:
+    the person again), everyone is told, and the computer players and clocks look again."""
+    def after(changed: SeatInfo) -> None:
+        live.session.set_agent(changed.seat, agent)
+        told(hub, live)
+        hub._after_change(live)
+    return after
+
+
 async def claim(hub: Hub, game_id: str, seat: Any, name: Any) -> dict[str, Any]:
     """Take an open human seat from the lobby: a fresh token (the creation one stops)."""
     live = await hub.fetch(game_id)
@@ -143,14 +153,8 @@ async def take_over_locked(hub: Hub, live: LiveGame, info: SeatInfo, spec: str,
                            reason: str) -> None:
     """A computer player takes the seat (lock held): by the creator, or the away timer."""
     agent = hub.make_agent(live.rules.name, spec, info.seat, len(live.seats), info.bot_seed)
-
-    def after(changed: SeatInfo) -> None:
-        live.session.set_agent(changed.seat, agent)
-        told(hub, live)
-        hub._after_change(live)
-
     await write_seats(hub, live, info.seat, {"takeover": spec, "takeover_reason": reason},
-                      f"the takeover of seat {info.seat + 1}", after)
+                      f"the takeover of seat {info.seat + 1}", handed_to(hub, live, agent))
 
 
 async def give_back(hub: Hub, game_id: str, seat: Any, token: Any) -> None:
@@ -163,12 +167,6 @@ async def give_back(hub: Hub, game_id: str, seat: Any, token: Any) -> None:
         info = hub.seat_info(live, seat)
         if info.takeover is None:
             raise WebError("seat/not_taken_over", f"seat {info.seat + 1} is already yours")
-
-        def after(changed: SeatInfo) -> None:
-            live.session.set_agent(changed.seat, None)
-            told(hub, live)
-            hub._after_change(live)
-
         await write_seats(hub, live, info.seat, {"takeover": None, "takeover_reason": None},
-                          f"the return of seat {info.seat + 1}", after)
+                          f"the return of seat {info.seat + 1}", handed_to(hub, live, None))
 

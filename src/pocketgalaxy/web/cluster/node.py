@@ -115,6 +115,7 @@ class Cluster:
         self.bus.start()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.bus.subscribed.wait(), 5.0)
+        await self.bus.hold(list(self.hub.live))  # games loaded at startup (checked by the tick)
         await self.tick()  # adopt orphans at once, not a tick later
         self.ticker = asyncio.create_task(self._tick_loop())
 
@@ -161,6 +162,8 @@ class Cluster:
         abandoned."""
         if self.stopping:
             return
+        if not self.bus.holding(live.id):  # a game new here (created, or back in memory)
+            self._spawn(self.bus.hold([live.id]))
         if live.session.is_over or live.abandoned:
             if live.id in self.leases.held:
                 self._spawn(self.leases.release(live.id))
@@ -171,6 +174,10 @@ class Cluster:
         if now - self.tried.get(live.id, -1e9) >= RETRY_TICKS * self.tick_s:
             self.tried[live.id] = now
             self._spawn(self._adopt(live.id))
+
+    async def hold(self, game_id: str) -> None:
+        """Listen to the game's nudges before reading it from the store (web/cluster/bus.py)."""
+        await self.bus.hold([game_id])
 
     def seen(self, live: LiveGame, seat: int) -> None:
         """A seat's first connection here: note it at once (the owner's away timer asks)."""
@@ -342,6 +349,7 @@ class Cluster:
         await self.presence.note(
             (live.id, seat) for live in list(self.hub.live.values())
             for seat, n in sorted(live.seat_conns.items()) if n > 0)
+        await self.listen_to_held()
         await self.check()
         await self.adopt_orphans()
 
@@ -363,6 +371,18 @@ class Cluster:
                 self.hub.bots.forget(live)
             if not self.owns(live.id) and not live.conns and self.hub.live.get(live.id) is live:
                 del self.hub.live[live.id]  # nobody here needs it: its owner keeps it
+
+    async def listen_to_held(self) -> None:
+        """Listen to the shards of every game in memory (one that came in by a path that did
+        not ask is compared with the store by this tick's check), and leave the others."""
+        missing = [g for g in self.hub.live if not self.bus.holding(g)]
+        if missing:
+            await self.bus.hold(missing)
+            for game_id in missing:
+                live = self.hub.live.get(game_id)
+                if live is not None:
+                    live.heard_at = 0.0  # it may have missed nudges: the check reads it
+        await self.bus.keep(list(self.hub.live))
 
     @staticmethod
     def _has_timers(live: LiveGame) -> bool:
@@ -414,6 +434,7 @@ class Cluster:
         hub = self.hub
         live = hub.live.get(game_id)
         if live is None:
+            await self.bus.hold([game_id])  # before the read: no commit after it goes unheard
             try:
                 live = await asyncio.to_thread(hub._load, game_id)
             except PocketGalaxyError as exc:

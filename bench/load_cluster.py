@@ -237,6 +237,8 @@ def paced(args: argparse.Namespace, pg: str, redis_url: str, tmp: Path) -> dict[
             marks["rss_live"] = workers.rss()
             # Games in each worker's memory: a game lives on every worker one of its sockets is on.
             marks["live"] = [_live_games(w.url) for w in workers.list]
+            if args.mark_file is not None:  # for a profiler: the workers' pids, measure begun
+                args.mark_file.write_text("".join(f"{w.proc.pid}\n" for w in workers.list))
 
         def end() -> None:
             marks["cpu"] = workers.cpu_since_mark()
@@ -364,6 +366,9 @@ def main() -> None:
     parser.add_argument("--redis-url", help="a Redis on loopback (default: start one)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--mark-file", type=Path,
+                        help="when the paced measure begins, write the workers' pids here "
+                             "(one a line), e.g. for `py-spy record -p PID`")
     args = parser.parse_args()
     _bounded(args)
 

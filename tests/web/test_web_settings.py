@@ -73,3 +73,21 @@ def test_run_prints_the_address_and_serves(tmp_path: Path, monkeypatch: pytest.M
     assert "http://127.0.0.1:8123/" in out and "pocketgalaxy.sqlite3" in out
     assert (seen["host"], seen["port"]) == ("127.0.0.1", 8123)
     assert (tmp_path / "d").is_dir()
+
+
+def test_websocket_deflate_is_off_unless_asked_and_a_bad_flag_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
+    server.run(host="127.0.0.1", port=8124, data_dir=tmp_path / "d")
+    assert seen["ws_per_message_deflate"] is False
+    monkeypatch.setenv("POCKETGALAXY_WS_DEFLATE", "on")
+    server.run(host="127.0.0.1", port=8125, data_dir=tmp_path / "e")
+    assert seen["ws_per_message_deflate"] is True
+    assert Settings.from_env({"POCKETGALAXY_WS_DEFLATE": "0"}).ws_deflate is False
+    with pytest.raises(OptionsError) as refused:
+        Settings.from_env({"POCKETGALAXY_WS_DEFLATE": "maybe"})
+    assert "ws_deflate='maybe'" in refused.value.message
+    assert "1, true, yes, on, 0, false, no, off" in refused.value.message

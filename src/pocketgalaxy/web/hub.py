@@ -279,6 +279,8 @@ class Hub(SeatRequests):
             return live
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
             raise WebError("game/unknown", f"no game {game_id!r}")
+        if self.cluster is not None:  # hear its nudges before reading it (web/cluster/bus.py)
+            await self.cluster.hold(game_id)
         fresh = await asyncio.to_thread(self._load, game_id)
         live = self.live.get(game_id)  # another request may have loaded it meanwhile
         if live is None:

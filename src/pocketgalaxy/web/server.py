@@ -235,6 +235,7 @@ def run(
         log_level=log_level,
         # Frames far beyond our own limit are cut by the protocol layer; the rest get a reply.
         ws_max_size=max(4 * settings.max_message_bytes, 65536),
+        ws_per_message_deflate=settings.ws_deflate,  # off unless asked (docs/web.md)
     )
 
 

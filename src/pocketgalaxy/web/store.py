@@ -35,6 +35,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 
 from pocketgalaxy.web import marker as data_marker
+from pocketgalaxy.web import pgwrite
 from pocketgalaxy.web.marker import StoreOpenError
 
 __all__ = [
@@ -93,26 +94,6 @@ _COUNT_ACTION = (
 )
 
 
-def _append_one_statement(outcome: bool) -> Any:
-    """PostgreSQL: the action row and the game's count in ONE statement (a data-modifying CTE),
-    so an action costs one round trip in autocommit instead of four (BEGIN, INSERT, UPDATE,
-    COMMIT). A single statement is atomic: both rows change or neither; the UNIQUE index still
-    refuses a taken index (IntegrityError, as before)."""
-    ins = actions_table.insert().values(
-        game_id=sa.bindparam("b_game"), idx=sa.bindparam("b_idx"), seat=sa.bindparam("b_seat"),
-        action=sa.bindparam("b_action", type_=sa.JSON), by=sa.bindparam("b_by"),
-        created_at=sa.bindparam("b_stamp", type_=sa.DateTime(timezone=True)),
-    ).returning(actions_table.c.game_id).cte("ins")
-    values: dict[str, Any] = {"action_count": sa.bindparam("b_n"),
-                              "updated_at": sa.bindparam("b_stamp")}
-    if outcome:
-        values.update(status="over", outcome=sa.bindparam("b_outcome", type_=sa.JSON))
-    return (games_table.update()
-            .where(games_table.c.id == sa.select(ins.c.game_id).scalar_subquery())
-            .values(**values))
-
-
-_APPEND_PG = {False: _append_one_statement(False), True: _append_one_statement(True)}
 
 
 def _raw(column: sa.Column[Any]) -> Any:
@@ -427,13 +408,10 @@ class Store:
         Raises StaleWrite if `idx` is taken.
         """
         stamp = now()
-        if not self.is_sqlite:
-            params = {"b_game": game_id, "b_idx": idx, "b_seat": seat, "b_action": action,
-                      "b_by": by, "b_stamp": stamp, "b_n": idx + 1, "b_outcome": outcome}
+        if not self.is_sqlite:  # one statement through the driver (web/pgwrite.py)
             try:
-                with self.quick.connect() as conn:
-                    conn.execute(_APPEND_PG[outcome is not None], params)
-            except IntegrityError as exc:
+                pgwrite.append(self.engine, game_id, idx, seat, action, by, stamp, outcome)
+            except pgwrite.Refused as exc:
                 raise StaleWrite(f"action {idx} of game {game_id} is already stored") from exc
             return
         try:

@@ -35,6 +35,7 @@ def test_nudges_queued_together_reach_another_worker_in_order_once_each(redis_ur
         try:
             receiver.start()
             await asyncio.wait_for(receiver.subscribed.wait(), 5)
+            await receiver.hold(["g1"])  # g1's shard, confirmed by Redis
             sender.start()
             for i in range(n):  # no await between: all queued before the first round trip
                 sender.publish("g1", i + 1, "action", {"at": i, "seat": 0,
@@ -67,7 +68,7 @@ class _FailingOnce:
         return _Pipe(self)
 
     async def publish(self, channel: str, message: str) -> int:
-        assert channel == bus.CHANNEL
+        assert channel == bus.channel("g1")
         self.singles.append(message)
         return 1
 
@@ -85,7 +86,7 @@ class _Pipe:
         return None
 
     def publish(self, channel: str, message: str) -> None:
-        assert channel == bus.CHANNEL
+        assert channel == bus.channel("g1")
         self.queued.append(message)
 
     async def execute(self) -> list[int]:
@@ -156,3 +157,60 @@ def test_a_listener_waiting_for_a_nudge_stops_at_once(redis_url: str) -> None:
     took, done = run_on_own_loop(scenario())
     assert done
     assert took < bus.STOP_WAIT_S  # cancelled out of the wait, not left until the stop gave up
+
+
+def test_a_worker_hears_only_the_shards_of_the_games_it_holds(redis_url: str) -> None:
+    """Nudges go on the game's shard; a worker hears a game once it holds it (hold returns
+    after Redis confirmed), not before, and not after it left the shard (keep)."""
+    import redis.asyncio as aioredis
+
+    mine, other = "gmine", next(f"g{i}" for i in range(1000)
+                                if bus.channel(f"g{i}") != bus.channel("gmine"))
+
+    async def scenario() -> tuple[list[tuple[str, int]], set[str]]:
+        got: list[tuple[str, int]] = []
+        sender_redis = aioredis.Redis.from_url(redis_url)
+        receiver_redis = aioredis.Redis.from_url(redis_url)
+        sender = bus.Bus(sender_redis, "w1", lambda nudge: None)
+        receiver = bus.Bus(receiver_redis, "w2",
+                           lambda nudge: got.append((nudge["game"], nudge["index"])))
+        try:
+            receiver.start()
+            await asyncio.wait_for(receiver.subscribed.wait(), 5)
+            sender.start()
+            sender.publish(mine, 1, "seats")  # not held yet: not heard
+            await asyncio.sleep(0.2)
+            await receiver.hold([mine])
+            # no sleep: a nudge published right after `hold` returned is heard
+            sender.publish(mine, 2, "seats")
+            sender.publish(other, 1, "seats")  # another shard, never held here
+            await asyncio.sleep(0.3)
+            receiver.held_at.clear()  # as if the hold was long ago
+            await receiver.keep([])  # nothing held any more: the shard is left
+            await asyncio.sleep(0.2)
+            sender.publish(mine, 3, "seats")
+            await asyncio.sleep(0.3)
+            return got, set(receiver.wanted)
+        finally:
+            await sender.stop()
+            await receiver.stop()
+            await sender_redis.aclose()
+            await receiver_redis.aclose()
+
+    got, wanted = run_on_own_loop(scenario())
+    assert got == [(mine, 2)]
+    assert wanted == set()
+
+
+def test_the_shard_of_a_game_is_the_same_in_every_process() -> None:
+    import subprocess
+    import sys
+
+    code = ("from pocketgalaxy.web.cluster import bus; "
+            "print(bus.channel('abc123'), bus.channel('Zx-9_q'))")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={"PYTHONHASHSEED": seed, "PATH": ""}, check=True).stdout
+            for seed in ("1", "2", "3")}
+    assert outs == {f"{bus.channel('abc123')} {bus.channel('Zx-9_q')}\n"}
+    assert bus.channel("abc123").startswith(bus.CHANNEL + ":")
+    assert 0 <= int(bus.channel("abc123").rsplit(":", 1)[1]) < bus.SHARDS

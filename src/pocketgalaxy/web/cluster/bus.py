@@ -1,4 +1,4 @@
-"""The nudges between workers: one Redis pub/sub channel, `pocketgalaxy:games`.
+"""The nudges between workers: Redis pub/sub, one channel per shard of the games.
 
 After a worker COMMITs a change to a game it publishes a small JSON nudge
 `{"game": id, "index": n, "kind": "action" | "seats" | "status", "worker": its id}`. The nudge
@@ -8,16 +8,22 @@ at once, without reading the store. Any other case (a gap, a seat or status chan
 is read from the store (the log is the truth), so a lost, late or repeated nudge only delays or
 repeats a cheap read, never shows a wrong game.
 
-One channel for every game rather than one per game: a worker never has to subscribe and
-unsubscribe as games come and go (no window where a fresh game's nudges are missed), and each
-worker simply drops the nudges of games it does not hold. The cost is that every worker reads
-every nudge: about 100 bytes each, a few thousand a second at most at this project's scale.
+A game's nudges go on the channel of its shard, `pocketgalaxy:games:<n>`, n = crc32(game id) mod
+SHARDS (a stable hash: the same in every process, whatever its hash salt), and a worker listens
+only to the shards of the games it holds in memory. Before 2026-12-02 there was one channel for
+every game, so every worker read and parsed every game's nudge, even placed by game where two
+workers of three hold no copy: the listener was about a quarter of a worker's Python time.
+No window in which a newly held game's nudges are missed: a worker subscribes to a game's shard
+and waits for Redis to confirm it (`hold`) BEFORE it reads the game from the store, so a commit
+after that read is nudged to it; anything committed before is in what it read. Shards of games
+no longer held are left at the tick (`keep`). The old single channel is still listened to (a
+worker of an older version publishes there) and keeps the subscription open when no game is held.
 
 Publishing never blocks the caller: nudges wait in a queue drained by one task, in order; the
 nudges queued while a round trip was under way go in the next one together (a pipeline, no
 MULTI: a publish one by one cost the worker about four times the CPU of one in a batch).
-Both sides reconnect by themselves after a Redis outage; the store check (web/cluster/node.py)
-heals whatever was missed meanwhile.
+Both sides reconnect by themselves after a Redis outage (every wanted shard is subscribed again);
+the store check (web/cluster/node.py) heals whatever was missed meanwhile.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+import time
+import zlib
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import orjson
@@ -34,7 +42,11 @@ from pocketgalaxy.web.live import encode
 
 log = logging.getLogger("pocketgalaxy.web.cluster")
 
-CHANNEL = "pocketgalaxy:games"
+CHANNEL = "pocketgalaxy:games"  # the one channel of older versions; also the shards' prefix
+SHARDS = 1024  # channels the games are spread over; a worker subscribes to those of its games
+SUBSCRIBE_WAIT_S = 2.0  # longest `hold` waits for Redis to confirm (past it: the check heals)
+SUBSCRIBE_CHUNK = 256  # shards asked for in one SUBSCRIBE
+KEEP_S = 30.0  # a shard asked for by `hold` is kept at least this long (its game being loaded)
 MAX_NUDGE_BYTES = 65_536  # a nudge with its action row; anything longer is not ours and ignored
 QUEUE_LIMIT = 10_000  # nudges waiting to be published; past it they are dropped (the check heals)
 BATCH_LIMIT = 200  # queued nudges published in one pipelined round trip
@@ -44,6 +56,11 @@ STOP_WAIT_S = 2.0  # longest a stop waits for the loops
 Handler = Callable[[dict[str, Any]], Awaitable[None] | None]
 
 
+def channel(game_id: str) -> str:
+    """The channel of a game's nudges: its shard's (crc32: stable across processes)."""
+    return f"{CHANNEL}:{zlib.crc32(game_id.encode()) % SHARDS}"
+
+
 class Bus:
     """Publish nudges and hand received ones (from other workers) to `handler`."""
 
@@ -51,9 +68,15 @@ class Bus:
         self.redis = redis
         self.worker_id = worker_id
         self.handler = handler
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()  # None: stop
+        # (channel, nudge text); None: stop
+        self.outbox: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
         self.tasks: list[asyncio.Task[None]] = []
         self.subscribed = asyncio.Event()
+        self.wanted: set[str] = set()  # the shards' channels of the games held here
+        self.confirmed: set[str] = set()  # those Redis confirmed on the current connection
+        self.waiting: dict[str, asyncio.Future[None]] = {}  # channel -> its confirmation
+        self.pubsub: Any | None = None  # the current subscription (None: being reconnected)
+        self.held_at: dict[str, float] = {}  # channel -> monotonic time of its last `hold`
         self.dropped = 0  # nudges not published (queue full); counted for the logs and tests
         self.batches = 0  # round trips that published more than one nudge (tests)
         self.stopping = False
@@ -84,7 +107,7 @@ class Bus:
                                  "worker": self.worker_id}
         if move is not None:
             nudge["move"] = move
-        self.outbox.put_nowait(encode(nudge))
+        self.outbox.put_nowait((channel(game_id), encode(nudge)))
 
     async def _publish_loop(self) -> None:
         while not self.stopping:
@@ -99,10 +122,10 @@ class Bus:
                     log.warning("could not publish to Redis (%s); retrying", exc)
                     await asyncio.sleep(RETRY_S)
 
-    def _take_batch(self, first: str | None) -> list[str]:
+    def _take_batch(self, first: tuple[str, str] | None) -> list[tuple[str, str]]:
         """The first nudge and those queued behind it (at most BATCH_LIMIT), in order; a None
         (put by `stop`, which also sets the flag) ends the batch."""
-        batch: list[str] = []
+        batch: list[tuple[str, str]] = []
         message = first
         while message is not None:
             batch.append(message)
@@ -111,30 +134,95 @@ class Bus:
             message = self.outbox.get_nowait()
         return batch
 
-    async def _send(self, batch: list[str]) -> None:
+    async def _send(self, batch: list[tuple[str, str]]) -> None:
         """One round trip for the whole batch: a pipeline (no MULTI) keeps their order. A
         retried batch may publish some nudges twice, which the receivers ignore (index)."""
         if len(batch) == 1:
-            await self.redis.publish(CHANNEL, batch[0])
+            await self.redis.publish(*batch[0])
             return
         async with self.redis.pipeline(transaction=False) as pipe:
-            for message in batch:
-                pipe.publish(CHANNEL, message)
+            for name, message in batch:
+                pipe.publish(name, message)
             await pipe.execute()
         self.batches += 1
 
+    # -- listening ------------------------------------------------------------------------
+    async def hold(self, game_ids: Iterable[str]) -> None:
+        """Listen to these games' shards, and wait (at most SUBSCRIBE_WAIT_S) until Redis has
+        confirmed each: called before a game is read from the store, so that no commit after
+        the read goes unheard. Redis away: the shards are wanted and subscribed on reconnecting,
+        and this returns after the wait (the store check heals what comes meanwhile)."""
+        wanted = {channel(g) for g in game_ids}
+        now = time.monotonic()
+        for name in wanted:
+            self.held_at[name] = now
+        new = sorted(wanted - self.wanted)  # sorted: the same requests in every process
+        self.wanted.update(new)
+        if new and self.pubsub is not None:
+            with contextlib.suppress(Exception):  # the listener resubscribes on its error
+                await self._subscribe(self.pubsub, new)
+        pending = [self._confirmation(c) for c in sorted(wanted) if c not in self.confirmed]
+        if pending:
+            await asyncio.wait(pending, timeout=SUBSCRIBE_WAIT_S)
+
+    def holding(self, game_id: str) -> bool:
+        """Is this game's shard listened to (or asked for)?"""
+        return channel(game_id) in self.wanted
+
+    async def keep(self, game_ids: Iterable[str]) -> None:
+        """Leave the shards that none of these games (those held now) maps to, unless a
+        `hold` asked for them within KEEP_S (a game being loaded is not held yet)."""
+        needed = {channel(g) for g in game_ids}
+        now = time.monotonic()
+        self.held_at = {c: t for c, t in self.held_at.items() if now - t < KEEP_S}
+        extra = sorted(self.wanted - needed - set(self.held_at))
+        if not extra:
+            return
+        self.wanted.difference_update(extra)
+        self.confirmed.difference_update(extra)
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                for start in range(0, len(extra), SUBSCRIBE_CHUNK):
+                    await self.pubsub.unsubscribe(*extra[start:start + SUBSCRIBE_CHUNK])
+
+    def _confirmation(self, name: str) -> asyncio.Future[None]:
+        future = self.waiting.get(name)
+        if future is None or future.done():
+            future = self.waiting[name] = asyncio.get_running_loop().create_future()
+        return future
+
+    async def _subscribe(self, pubsub: Any, names: list[str]) -> None:
+        for start in range(0, len(names), SUBSCRIBE_CHUNK):
+            await pubsub.subscribe(*names[start:start + SUBSCRIBE_CHUNK])
+
+    def _confirmed(self, name: Any) -> None:
+        text = name.decode() if isinstance(name, bytes) else str(name)
+        if text in self.wanted:
+            self.confirmed.add(text)
+        future = self.waiting.pop(text, None)
+        if future is not None and not future.done():
+            future.set_result(None)
+
     async def _listen_loop(self) -> None:
         while not self.stopping:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.redis.pubsub()
             try:
+                self.confirmed = set()
                 await pubsub.subscribe(CHANNEL)
+                self.pubsub = pubsub
+                await self._subscribe(pubsub, sorted(self.wanted))
                 self.subscribed.set()
                 while not self.stopping:
-                    # Blocking: a read with a time-out costs an asyncio timeout per nudge
-                    # (every worker reads every nudge); `stop` cancels this wait.
+                    # Blocking: a read with a time-out costs an asyncio timeout per nudge;
+                    # `stop` cancels this wait.
                     message = await pubsub.get_message(timeout=None)
-                    if message is not None:
+                    if message is None:
+                        continue
+                    kind = message.get("type")
+                    if kind == "message":
                         await self._deliver(message.get("data"))
+                    elif kind == "subscribe":
+                        self._confirmed(message.get("channel"))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -142,6 +230,8 @@ class Bus:
                 log.warning("lost the Redis subscription (%s); resubscribing", exc)
                 await asyncio.sleep(RETRY_S)
             finally:
+                self.pubsub = None
+                self.confirmed = set()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
 

@@ -95,6 +95,10 @@ class Cluster:
         self.tried: dict[str, float] = {}  # game -> when we last asked for its lease
         self.skip: set[str] = set()  # games that cannot be rebuilt (damaged): not adopted
         self.ticker: asyncio.Task[None] | None = None
+        self.renewer: asyncio.Task[None] | None = None
+        # games whose lease we hold in Redis but no longer trust (a renewal came late): renewed
+        # with all the others by the lease loop, which then restarts their timers
+        self.regain: set[str] = set()
         self.wake = asyncio.Event()  # set on stop: the tick loop ends without waiting
         self.stopping = False
         self.random = random.Random()  # the order orphans are adopted in; no game depends on it
@@ -115,8 +119,10 @@ class Cluster:
         self.bus.start()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.bus.subscribed.wait(), 5.0)
+        await self.bus.hold(list(self.hub.live))  # games loaded at startup (checked by the tick)
         await self.tick()  # adopt orphans at once, not a tick later
         self.ticker = asyncio.create_task(self._tick_loop())
+        self.renewer = asyncio.create_task(self._lease_loop())
 
     async def stop(self, *, hand_back: bool = True) -> None:
         """Stop the tasks and hand back every lease, so other workers need not wait for them
@@ -126,7 +132,8 @@ class Cluster:
         its store read running in a thread after the store is disposed."""
         self.stopping = True
         self.wake.set()
-        pending = [t for t in [self.ticker, *self.tasks, *self.following.values()]
+        pending = [t for t in [self.ticker, self.renewer, *self.tasks,
+                               *self.following.values()]
                    if t is not None and not t.done()]
         if pending:
             _, late = await asyncio.wait(pending, timeout=STOP_WAIT_S)
@@ -161,16 +168,29 @@ class Cluster:
         abandoned."""
         if self.stopping:
             return
+        if not self.bus.holding(live.id):  # a game new here (created, or back in memory)
+            self._spawn(self.bus.hold([live.id]))
         if live.session.is_over or live.abandoned:
             if live.id in self.leases.held:
                 self._spawn(self.leases.release(live.id))
             return
         if self.owns(live.id):
             return
+        if live.id in self.leases.held:
+            # Ours in Redis, but its renewal is late: the lease loop renews it with all the
+            # others in one call. (A renewal of its own per game, in a burst when a late tick
+            # let them all lapse here at once, made the Redis client open connections by the
+            # hundred: an eighth of a loaded worker's time.)
+            self.regain.add(live.id)
+            return
         now = time.monotonic()
         if now - self.tried.get(live.id, -1e9) >= RETRY_TICKS * self.tick_s:
             self.tried[live.id] = now
             self._spawn(self._adopt(live.id))
+
+    async def hold(self, game_id: str) -> None:
+        """Listen to the game's nudges before reading it from the store (web/cluster/bus.py)."""
+        await self.bus.hold([game_id])
 
     def seen(self, live: LiveGame, seat: int) -> None:
         """A seat's first connection here: note it at once (the owner's away timer asks)."""
@@ -330,18 +350,47 @@ class Cluster:
             if self.stopping:
                 return
             try:
-                await self.tick()
+                await self.tick(renew=False)  # the lease loop renews
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis or the database away: the next tick tries again
                 log.warning("cluster tick failed: %s", exc)
 
-    async def tick(self) -> None:
-        """Renew, note who is connected here, check, adopt (one round; tests call it too)."""
-        await self._renew()
+    async def _lease_loop(self) -> None:
+        """Renew the leases every tick on a task of their own: the rest of the tick (presence,
+        the store check, the orphan search) awaits several round trips, each behind whatever
+        the loop has queued, and must not make a renewal late."""
+        while not self.stopping:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), self.tick_s)
+            if self.stopping:
+                return
+            try:
+                await self._renew()
+                self._regained()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the next round tries again
+                log.warning("lease renewal round failed: %s", exc)
+
+    def _regained(self) -> None:
+        """Restart the timers of the games whose late lease the last renewal kept."""
+        again, self.regain = self.regain, set()
+        for game_id in sorted(again):
+            live = self.hub.live.get(game_id)
+            if live is not None and self.owns(game_id):
+                self.hub._after_change(live)
+
+    async def tick(self, *, renew: bool = True) -> None:
+        """Renew, note who is connected here, check, adopt (one round; tests call it too).
+        `renew=False`: all but the renewal (the lease loop's)."""
+        if renew:
+            await self._renew()
+            self._regained()
         await self.presence.note(
             (live.id, seat) for live in list(self.hub.live.values())
             for seat, n in sorted(live.seat_conns.items()) if n > 0)
+        await self.listen_to_held()
         await self.check()
         await self.adopt_orphans()
 
@@ -363,6 +412,18 @@ class Cluster:
                 self.hub.bots.forget(live)
             if not self.owns(live.id) and not live.conns and self.hub.live.get(live.id) is live:
                 del self.hub.live[live.id]  # nobody here needs it: its owner keeps it
+
+    async def listen_to_held(self) -> None:
+        """Listen to the shards of every game in memory (one that came in by a path that did
+        not ask is compared with the store by this tick's check), and leave the others."""
+        missing = [g for g in self.hub.live if not self.bus.holding(g)]
+        if missing:
+            await self.bus.hold(missing)
+            for game_id in missing:
+                live = self.hub.live.get(game_id)
+                if live is not None:
+                    live.heard_at = 0.0  # it may have missed nudges: the check reads it
+        await self.bus.keep(list(self.hub.live))
 
     @staticmethod
     def _has_timers(live: LiveGame) -> bool:
@@ -414,6 +475,7 @@ class Cluster:
         hub = self.hub
         live = hub.live.get(game_id)
         if live is None:
+            await self.bus.hold([game_id])  # before the read: no commit after it goes unheard
             try:
                 live = await asyncio.to_thread(hub._load, game_id)
             except PocketGalaxyError as exc:

@@ -1,0 +1,58 @@
+"""The action write on PostgreSQL through the driver (web/pgwrite.py): what it stores, that a
+taken index is refused with nothing changed, and that the pooled connection goes back as the
+pool hands connections out (not left in autocommit)."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from pocketgalaxy.web import pgwrite
+from pocketgalaxy.web.store import GameRow, StaleWrite, Store, actions_table, games_table, now
+
+
+def _row(game_id: str) -> GameRow:
+    stamp = now()
+    return GameRow(
+        id=game_id, game="adventure", options={}, players=2, seed=5, pinned=None,
+        seats=[{"seat": 0, "kind": "human", "name": "A"}, {"seat": 1, "kind": "human",
+                                                         "name": "B"}],
+        creator_token_hash="0" * 64, takeover_after_s=None, turn_clock_s=None,
+        status="running", outcome=None, action_count=0, created_at=stamp, updated_at=stamp,
+    )
+
+
+def test_the_driver_write_stores_the_row_and_the_count_and_refuses_a_taken_index(
+        pg_url: str) -> None:
+    store = Store(pg_url)
+    try:
+        store.insert_game(_row("g1"))
+        store.append_action("g1", 0, 1, {"type": "Move", "to": [2, 3], "word": "Élan"}, "person")
+        with pytest.raises(StaleWrite, match="action 0 of game g1 is already stored"):
+            store.append_action("g1", 0, 0, {"type": "Other"}, "bot")
+        with pytest.raises(StaleWrite):  # no such game: refused too, nothing written
+            store.append_action("nope", 0, 0, {"type": "Other"}, "bot")
+        store.append_action("g1", 1, 0, {"type": "Last", "big": 2**70}, "clock",
+                            outcome={"winners": [1], "reason": "done"})
+        rows = store.load_actions("g1")
+        assert [(a.idx, a.seat, a.action, a.by) for a in rows] == [
+            (0, 1, {"type": "Move", "to": [2, 3], "word": "Élan"}, "person"),
+            (1, 0, {"type": "Last", "big": 2**70}, "clock")]
+        row = store.load_game("g1")
+        assert row is not None
+        assert (row.action_count, row.status, row.outcome) == (
+            2, "over", {"winners": [1], "reason": "done"})
+        with store.engine.connect() as conn:
+            assert conn.execute(sa.select(sa.func.count()).select_from(actions_table)
+                                ).scalar_one() == 2
+            assert conn.execute(sa.select(games_table.c.updated_at)).scalar_one() <= now()
+            # the pool's connection is back in its usual mode: a transaction, not autocommit
+            raw = conn.connection.driver_connection
+            assert raw is not None and raw.autocommit is False
+    finally:
+        store.dispose()
+
+
+def test_json_text_is_compact_and_takes_what_orjson_refuses() -> None:
+    assert pgwrite.json_text({"a": [1, None], "b": "é"}) == '{"a":[1,null],"b":"é"}'
+    assert pgwrite.json_text({"n": 2**70}) == '{"n":1180591620717411303424}'

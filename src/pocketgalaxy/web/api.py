@@ -21,6 +21,7 @@ from pocketgalaxy.web import inputs, payloads, rematch
 from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.limits import Limits, client_address
+from pocketgalaxy.web.live import LiveGame
 
 
 class CheckedRoute(APIRoute):
@@ -93,6 +94,17 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
+async def _settled(hub: Hub, game_id: str) -> LiveGame:
+    """The game once no commit of it is under way: what a read shows next is stored."""
+    live = await hub.fetch(game_id)
+    await hub.settle(live)
+    return live
+
+
+async def _summary(hub: Hub, game_id: str) -> dict[str, Any]:
+    return payloads.summary(await _settled(hub, game_id))
+
+
 def bearer(authorization: str | None) -> str | None:
     """The token of an `Authorization: Bearer TOKEN` header, or None."""
     if not authorization:
@@ -145,7 +157,7 @@ async def claim_seat(
 @router.get("/games/{game_id}")
 async def game_summary(game_id: str, request: Request) -> dict[str, Any]:
     """Public facts: status, seats (names, kinds, connected), outcome when over."""
-    return payloads.summary(await _hub(request).fetch(game_id))
+    return await _summary(_hub(request), game_id)
 
 
 @router.get("/games/{game_id}/state")
@@ -160,6 +172,7 @@ async def game_state(
     hub = _hub(request)
     live = await hub.fetch(game_id)
     who = await hub.authenticate(live, seat, bearer(authorization))
+    await hub.settle(live)
     return payloads.seat_payload(live, who, "snapshot", since=since, clock=hub.clock_json(live))
 
 
@@ -186,7 +199,7 @@ async def take_over(
     """The creator (Bearer creator token) hands a person's seat to a computer player."""
     hub = _hub(request)
     await hub.take_over(game_id, seat, bearer(authorization), body.bot if body else None)
-    return payloads.summary(await hub.fetch(game_id))
+    return await _summary(hub, game_id)
 
 
 @router.post("/games/{game_id}/seats/{seat}/return")
@@ -196,7 +209,7 @@ async def give_back(
     """The seat's person (Bearer seat token) takes the seat back from the computer player."""
     hub = _hub(request)
     await hub.give_back(game_id, seat, bearer(authorization))
-    return payloads.summary(await hub.fetch(game_id))
+    return await _summary(hub, game_id)
 
 
 class RematchRequest(BaseModel):
@@ -222,13 +235,13 @@ async def rematch_game(
 @router.get("/games/{game_id}/record")
 async def game_record(game_id: str, request: Request) -> dict[str, Any]:
     """The full record (core.record.GameRecord JSON), only when the game is over."""
-    return payloads.record_json(await _hub(request).fetch(game_id))
+    return payloads.record_json(await _settled(_hub(request), game_id))
 
 
 @router.get("/games/{game_id}/replay")
 async def game_replay(game_id: str, request: Request) -> dict[str, Any]:
     """Every step with every seat's view and the watcher's, only when the game is over."""
-    return payloads.replay_json(await _hub(request).fetch(game_id))
+    return payloads.replay_json(await _settled(_hub(request), game_id))
 
 
 @router.get("/options/{game}")

@@ -288,6 +288,14 @@ class Hub(SeatRequests):
             self._after_change(live)
         return live
 
+    async def settle(self, live: LiveGame) -> None:
+        """Wait until no commit of the game is under way, for a reader that then builds its
+        answer without an await: a commit applies an action in memory before its write ends
+        (under the lock), so a read meanwhile could show an action that is not stored yet, and
+        that a failed write takes back."""
+        async with live.lock:
+            pass
+
     def _load(self, game_id: str, *, recheck: bool = False) -> LiveGame:
         """Rebuild a stored game; 409 `record/damaged` if it fails its integrity check."""
         return integrity.load(self.store, game_id, self.rules_for, self._build, recheck=recheck)

@@ -87,13 +87,14 @@ async def lesson_words(game_id: str, request: Request, seat: int,
     hub: Hub = request.app.state.hub
     live = await hub.fetch(game_id)
     who = await hub.authenticate(live, seat, bearer(authorization))
+    await hub.settle(live)  # no action shown that is not stored yet
     game = live.rules.name
     lesson = lesson_for(game) if game in GAMES else None
     if lesson is None or not is_lesson(live, lesson):
         raise WebError("lesson/not_a_lesson", "this game is not a lesson")
     if who != lesson.hero:
         raise WebError("lesson/not_the_learner",
-                       f"the coach speaks to the learner's seat {lesson.hero}",
+                       f"the coach speaks to the learner's seat {lesson.hero + 1}",
                        allowed=[str(lesson.hero)])
     session = live.session
     # Read what the seat may know on the loop (the hub changes the session there) ...

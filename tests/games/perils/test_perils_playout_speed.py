@@ -130,3 +130,39 @@ def test_theme_table_by_identity_is_the_sorted_pool_table() -> None:
         assert things._fitting_for(theme.things, plain) == things._fitting(pool, plain)
         assert things._fitting_for(theme.things, plain) is things._fitting_for(theme.things,
                                                                                plain)
+
+
+def _play_with(rules: object, seed: int) -> tuple[dict[str, object], list[Event]]:
+    from pocketgalaxy.games.perils.rules import PerilsRules
+
+    assert isinstance(rules, PerilsRules)
+    state = rules.new(None, seed)
+    rng = Rng(seed + 11)
+    log: list[Event] = []
+    seat = rules.to_act(state)
+    while seat is not None:
+        legal = rules.legal_actions(state, seat)
+        log += rules.apply_unchecked(state, seat, legal[rng.below(len(legal))])
+        seat = rules.to_act(state)
+    return state.to_json(), log
+
+
+def test_the_rules_and_their_plan_judge_pickle() -> None:
+    """A `PerilsRules` (full or quiet) pickles as its constructor's arguments, its plan judge as
+    its stemmer and name (a module-level function), with no memo: the copy plays the same
+    games as the original."""
+    from pocketgalaxy.registry import plan_judge, snowball_stem
+
+    for narrate in (True, False):
+        rules = perils_rules(narrate=narrate)
+        _play_with(rules, 5)  # warm the memos: they must not travel
+        data = pickle.dumps(rules)
+        assert len(data) < 2_000
+        copy = pickle.loads(data)
+        assert type(copy) is type(rules) and copy is not rules
+        assert copy.narrate is narrate
+        assert copy.judge.name == plan_judge().name == "snowball-english"
+        assert copy.judge._stem_fn is snowball_stem
+        assert copy.judge.stem("dodging") == rules.judge.stem("dodging") == "dodg"
+        for seed in (1, 2, 3):
+            assert _play_with(copy, seed) == _play_with(rules, seed)

@@ -174,6 +174,10 @@ class _Vocab:
                                               repr=False)
     """Memo: plan word -> (bits of the lists its stem is in, bits of the lists it counts for
     by stem or as a misspelling): one look-up per word instead of one per word and list."""
+    silent: dict[str, SourceCredit] = field(default_factory=dict, compare=False, hash=False,
+                                            repr=False)
+    """Memo: skill suit or item code -> its credit in a plan without a word (`_judge_silent`).
+    Bounded by the theme's skills and items."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -188,6 +192,11 @@ class PlanJudge:
         self._vocabs: dict[tuple[str, str], _Vocab] = {}
         self._memo: dict[tuple[Any, ...], Judgement] = {}
         self._things: dict[tuple[str, tuple[str, ...]], _Words] = {}
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as the stemmer and name (the stemmer must pickle: a module-level function);
+        # the memos are caches, rebuilt in the new process.
+        return (type(self), (self._stem_fn, self.name))
 
     def _thing_words(self, target: Target) -> _Words:
         key = (target.name, tuple(target.plan_words))
@@ -328,6 +337,8 @@ class PlanJudge:
                threshold: int | None, target: Target | None) -> Judgement:
         vocab = self.vocab(theme)
         toks = tokens(plan)
+        if not toks:
+            return self._judge_silent(vocab, channel, items, theme, threshold, target)
         masked = _name_tokens(toks, vocab.names)
         content = [t for t in toks if t.index not in masked and t.text not in STOPWORDS]
         # Each word list is matched once per distinct plan word; the tokens then only look
@@ -392,6 +403,37 @@ class PlanJudge:
                                _texts(thing_hits), thing_hints, steps, STEPS_FOR_ADVANTAGE,
                                granted)
         return Judgement(approve_channel, tuple(approved), granted, tuple(credits), needs)
+
+    def _judge_silent(self, vocab: _Vocab, channel: str | None, items: tuple[str, ...],
+                      theme: Theme, threshold: int | None, target: Target | None) -> Judgement:
+        """`_judge` of a plan without a word (a random or a terse Hero's): nothing is used or
+        named, so each source's credit depends on the source alone and is built once per
+        theme; only the thing's hints and the threshold vary. The same verdict as the general
+        path (tests/games/perils/test_rubric_fast.py checks it against the reference)."""
+        silent = vocab.silent
+        credits: list[SourceCredit] = []
+        if channel is not None:
+            got = silent.get(channel)
+            if got is None:
+                named = _named([], vocab.skill_names[channel])
+                got = silent[channel] = SourceCredit(
+                    "skill", channel, theme.skills[channel].name, False,
+                    "named_only" if named else "not_used", named,
+                    vocab.skills[channel].surface[:HINTS_SHOWN])
+            credits.append(got)
+        for code in items:
+            got = silent.get(code)
+            if got is None:
+                got = silent[code] = SourceCredit("item", code, theme.items[code].name, False,
+                                                  "not_used", (),
+                                                  vocab.item_uses[code].surface[:HINTS_SHOWN])
+            credits.append(got)
+        thing_hints: tuple[str, ...] = ()
+        if target is not None:
+            thing_hints = self._thing_words(target).surface[:HINTS_SHOWN]
+        needs = AdvantageCheck(threshold, 0, target.name if target else None, (), thing_hints,
+                               0, STEPS_FOR_ADVANTAGE, False)
+        return Judgement(False, (), False, tuple(credits), needs)
 
 
 def _name_tokens(toks: list[Token], names: dict[str, tuple[tuple[str, ...], ...]]) -> set[int]:

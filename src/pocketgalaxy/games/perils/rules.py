@@ -96,6 +96,11 @@ class PerilsRules(ZeroHealthPenalty):
         # The last options' theme (options are frozen; one tuple, replaced whole).
         self._theme_memo: tuple[PerilsOptions, Theme] | None = None
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its constructor's arguments (the judge pickles as its stemmer and name);
+        # the theme memo is a cache, rebuilt on first use.
+        return (_rules_from, (self.judge, self.narrate))
+
     # -- setup ------------------------------------------------------------------------
     def new(
         self,
@@ -557,6 +562,11 @@ def _prize(state: PerilsState, theme: Theme) -> str:
             _PRIZES.clear()
         text = _PRIZES[key] = prize_of(state, theme)
     return text
+
+
+def _rules_from(judge: PlanJudge, narrate: bool) -> PerilsRules:
+    """An unpickled `PerilsRules` (see `PerilsRules.__reduce__`)."""
+    return PerilsRules(judge=judge, narrate=narrate)
 
 
 @lru_cache(maxsize=64)

@@ -166,3 +166,59 @@ def test_the_rules_and_their_plan_judge_pickle() -> None:
         assert copy.judge.stem("dodging") == rules.judge.stem("dodging") == "dodg"
         for seed in (1, 2, 3):
             assert _play_with(copy, seed) == _play_with(rules, seed)
+
+
+def _reference_assign(pool: dict[str, things.Thing], narration_seed: int, plain: bool
+                      ) -> dict[str, things.Thing]:
+    """The matching by codes and thing ids that `things.assign` replaced (its integer version
+    must give the same things, in the same entry order, from the same draws)."""
+    rng = Rng(things.mix(narration_seed, 0x7417C5))
+    order = list(things._ORDER)
+    rng.shuffle(order)
+    fitting = things._fitting(tuple(sorted(pool.values(), key=lambda t: t.id)), plain)
+    fits: dict[str, list[things.Thing]] = {}
+    for code in order:
+        options = list(fitting[code])
+        rng.shuffle(options)
+        fits[code] = options
+    owner: dict[str, str] = {}
+
+    def place(code: str, seen: set[str]) -> bool:
+        for t in fits[code]:
+            if t.id in seen:
+                continue
+            seen.add(t.id)
+            if t.id not in owner or place(owner[t.id], seen):
+                owner[t.id] = code
+                return True
+        return False
+
+    for code in order:
+        place(code, set())
+    out = {code: pool[tid] for tid, code in owner.items()}
+    for code in order:
+        if code not in out:
+            out[code] = fits[code][rng.below(len(fits[code]))]
+    return out
+
+
+def test_the_integer_matching_gives_the_reference_cast() -> None:
+    """`things.assign` on indices: the same thing for every card, in the same order, for many
+    seeds, both bundled themes, plain and not, and a small theme where cards must share."""
+    few = dict(load_theme("cosmic").things)
+    for tid in sorted(few):  # drop every peril and gift a card can do without
+        if few[tid].kind in ("peril", "gift"):
+            rest = {k: t for k, t in few.items() if k != tid}
+            if all(any(t.fits(code) for t in rest.values()) for code in things._ORDER):
+                few = rest
+    shared = 0
+    for pool in (load_theme("cosmic").things, load_theme("dungeon").things, few):
+        for plain in (False, True):
+            for seed in range(0, 400 * 7919, 7919):
+                got = things.assign(pool, seed, plain)
+                want = _reference_assign(pool, seed, plain)
+                assert list(got.items()) == list(want.items()), (seed, plain)
+                assert all(got[c] is want[c] for c in got)
+                if pool is few:
+                    shared += len(got) - len({t.id for t in got.values()})
+    assert shared > 0  # the small pool left cards over: the shared branch ran

@@ -141,7 +141,16 @@ class PlanJudging(ActionChecks):
         plans = _PLAN_LISTS.get(key)
         if plans is None:
             out: list[Action] = []
+            inventory = key[1]
+            # Without the suit restriction every channel may commit the whole inventory: its
+            # prefixes are cut once, not once per channel.
+            shared = (None if opts.item_suit_restriction
+                      else [inventory[:k] for k in range(len(inventory) + 1)])
             for channel in (None, *self.allowed_channels(state)):
+                if shared is not None:
+                    for prefix in shared:
+                        out.append(_make_plan(channel, prefix))
+                    continue
                 usable = self.usable_items(state, channel)
                 for k in range(len(usable) + 1):
                     out.append(_make_plan(channel, tuple(usable[:k])))

@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import pickle
 
+import pytest
+
 from pocketgalaxy.core.game import Event
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils import events as ev
@@ -222,3 +224,20 @@ def test_the_integer_matching_gives_the_reference_cast() -> None:
                 if pool is few:
                     shared += len(got) - len({t.id for t in got.values()})
     assert shared > 0  # the small pool left cards over: the shared branch ran
+
+
+def test_listed_plans_are_the_plans_the_constructor_makes() -> None:
+    """`planning._new_make_plan` (fields set without the interpreted dataclass `__init__`)
+    gives a `MakePlan` equal to the constructor's, hashing alike, frozen and picklable."""
+    from pocketgalaxy.games.perils.actions import MakePlan
+    from pocketgalaxy.games.perils.planning import _new_make_plan
+
+    for channel, items in ((None, ()), ("D", ("JD",)), ("S", ("QS", "JK1"))):
+        made = _new_make_plan(channel, items)
+        want = MakePlan(channel, items, "")
+        assert type(made) is MakePlan
+        assert made == want and hash(made) == hash(want) and repr(made) == repr(want)
+        assert (made.channel, made.items, made.plan) == (channel, items, "")
+        assert pickle.loads(pickle.dumps(made)) == want
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.plan = "x"  # type: ignore[misc]

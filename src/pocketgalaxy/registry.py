@@ -21,16 +21,22 @@ if TYPE_CHECKING:
 @lru_cache(maxsize=1)
 def plan_judge() -> PlanJudge:
     """The one plan judge: the rubric with the Snowball English stemmer."""
-    import snowballstemmer  # type: ignore[import-untyped]
-
     from pocketgalaxy.games.perils.rubric import PlanJudge
 
-    stemmer = snowballstemmer.stemmer("english")
+    return PlanJudge(snowball_stem, name="snowball-english")
 
-    def stem(word: str) -> str:
-        return str(stemmer.stemWord(word))
 
-    return PlanJudge(stem, name="snowball-english")
+def snowball_stem(word: str) -> str:
+    """The Snowball English stem of a word: a module-level function, so the plan judge and the
+    rules holding it pickle (to worker processes) by reference."""
+    return str(_snowball().stemWord(word))
+
+
+@lru_cache(maxsize=1)
+def _snowball() -> Any:
+    import snowballstemmer  # type: ignore[import-untyped]
+
+    return snowballstemmer.stemmer("english")
 
 
 def perils_rules(narrate: bool = True) -> PerilsRules:

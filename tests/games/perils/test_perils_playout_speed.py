@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import pickle
 
+import pytest
+
 from pocketgalaxy.core.game import Event
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils import events as ev
@@ -130,3 +132,112 @@ def test_theme_table_by_identity_is_the_sorted_pool_table() -> None:
         assert things._fitting_for(theme.things, plain) == things._fitting(pool, plain)
         assert things._fitting_for(theme.things, plain) is things._fitting_for(theme.things,
                                                                                plain)
+
+
+def _play_with(rules: object, seed: int) -> tuple[dict[str, object], list[Event]]:
+    from pocketgalaxy.games.perils.rules import PerilsRules
+
+    assert isinstance(rules, PerilsRules)
+    state = rules.new(None, seed)
+    rng = Rng(seed + 11)
+    log: list[Event] = []
+    seat = rules.to_act(state)
+    while seat is not None:
+        legal = rules.legal_actions(state, seat)
+        log += rules.apply_unchecked(state, seat, legal[rng.below(len(legal))])
+        seat = rules.to_act(state)
+    return state.to_json(), log
+
+
+def test_the_rules_and_their_plan_judge_pickle() -> None:
+    """A `PerilsRules` (full or quiet) pickles as its constructor's arguments, its plan judge as
+    its stemmer and name (a module-level function), with no memo: the copy plays the same
+    games as the original."""
+    from pocketgalaxy.registry import plan_judge, snowball_stem
+
+    for narrate in (True, False):
+        rules = perils_rules(narrate=narrate)
+        _play_with(rules, 5)  # warm the memos: they must not travel
+        data = pickle.dumps(rules)
+        assert len(data) < 2_000
+        copy = pickle.loads(data)
+        assert type(copy) is type(rules) and copy is not rules
+        assert copy.narrate is narrate
+        assert copy.judge.name == plan_judge().name == "snowball-english"
+        assert copy.judge._stem_fn is snowball_stem
+        assert copy.judge.stem("dodging") == rules.judge.stem("dodging") == "dodg"
+        for seed in (1, 2, 3):
+            assert _play_with(copy, seed) == _play_with(rules, seed)
+
+
+def _reference_assign(pool: dict[str, things.Thing], narration_seed: int, plain: bool
+                      ) -> dict[str, things.Thing]:
+    """The matching by codes and thing ids that `things.assign` replaced (its integer version
+    must give the same things, in the same entry order, from the same draws)."""
+    rng = Rng(things.mix(narration_seed, 0x7417C5))
+    order = list(things._ORDER)
+    rng.shuffle(order)
+    fitting = things._fitting(tuple(sorted(pool.values(), key=lambda t: t.id)), plain)
+    fits: dict[str, list[things.Thing]] = {}
+    for code in order:
+        options = list(fitting[code])
+        rng.shuffle(options)
+        fits[code] = options
+    owner: dict[str, str] = {}
+
+    def place(code: str, seen: set[str]) -> bool:
+        for t in fits[code]:
+            if t.id in seen:
+                continue
+            seen.add(t.id)
+            if t.id not in owner or place(owner[t.id], seen):
+                owner[t.id] = code
+                return True
+        return False
+
+    for code in order:
+        place(code, set())
+    out = {code: pool[tid] for tid, code in owner.items()}
+    for code in order:
+        if code not in out:
+            out[code] = fits[code][rng.below(len(fits[code]))]
+    return out
+
+
+def test_the_integer_matching_gives_the_reference_cast() -> None:
+    """`things.assign` on indices: the same thing for every card, in the same order, for many
+    seeds, both bundled themes, plain and not, and a small theme where cards must share."""
+    few = dict(load_theme("cosmic").things)
+    for tid in sorted(few):  # drop every peril and gift a card can do without
+        if few[tid].kind in ("peril", "gift"):
+            rest = {k: t for k, t in few.items() if k != tid}
+            if all(any(t.fits(code) for t in rest.values()) for code in things._ORDER):
+                few = rest
+    shared = 0
+    for pool in (load_theme("cosmic").things, load_theme("dungeon").things, few):
+        for plain in (False, True):
+            for seed in range(0, 400 * 7919, 7919):
+                got = things.assign(pool, seed, plain)
+                want = _reference_assign(pool, seed, plain)
+                assert list(got.items()) == list(want.items()), (seed, plain)
+                assert all(got[c] is want[c] for c in got)
+                if pool is few:
+                    shared += len(got) - len({t.id for t in got.values()})
+    assert shared > 0  # the small pool left cards over: the shared branch ran
+
+
+def test_listed_plans_are_the_plans_the_constructor_makes() -> None:
+    """`planning._new_make_plan` (fields set without the interpreted dataclass `__init__`)
+    gives a `MakePlan` equal to the constructor's, hashing alike, frozen and picklable."""
+    from pocketgalaxy.games.perils.actions import MakePlan
+    from pocketgalaxy.games.perils.planning import _new_make_plan
+
+    for channel, items in ((None, ()), ("D", ("JD",)), ("S", ("QS", "JK1"))):
+        made = _new_make_plan(channel, items)
+        want = MakePlan(channel, items, "")
+        assert type(made) is MakePlan
+        assert made == want and hash(made) == hash(want) and repr(made) == repr(want)
+        assert (made.channel, made.items, made.plan) == (channel, items, "")
+        assert pickle.loads(pickle.dumps(made)) == want
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.plan = "x"  # type: ignore[misc]

@@ -185,3 +185,64 @@ def test_memoised_judge_gives_the_same_verdicts_twice() -> None:
     second = [fast._judge(p, c, i, theme, th, t) for p, c, i, th, t in cases]
     assert first == second
     assert any(j.approve_channel for j in first)
+
+
+@pytest.mark.parametrize("theme_id", ["cosmic", "dungeon"])
+def test_a_plan_without_words_agrees_with_the_reference(theme_id: str) -> None:
+    """The short cut for a plan with no word (`PlanJudge._judge_silent`, what a random Hero's
+    empty plan takes) gives the reference's verdict, reasons and hints for every source."""
+    theme = load_theme(theme_id)
+    fast = PlanJudge(plan_judge()._stem_fn, "fresh")  # fresh memos: the short cut builds them
+    ref = ReferenceJudge(fast._stem_fn, "reference")
+    things: list[Target] = sorted(theme.things.values(), key=lambda t: t.id)
+    things.append(StandInThing("danger", ()))
+    codes = sorted(theme.items)
+    item_sets = [(), tuple(codes[:1]), tuple(codes[1:4]), tuple(reversed(codes[-3:]))]
+    checked = 0
+    for plan in ("", "   ", " .;!? \n", ", -"):
+        for channel in (None, *sorted(theme.skills)):
+            for items in item_sets:
+                for threshold in (None, 0, 3):
+                    for target in (None, things[0], things[len(things) // 2], things[-1]):
+                        got = fast._judge(plan, channel, items, theme, threshold, target)
+                        want = ref._judge(plan, channel, items, theme, threshold, target)
+                        assert got == want, (plan, channel, items, threshold, target)
+                        checked += 1
+    assert checked == 4 * (1 + len(theme.skills)) * 4 * 3 * 4
+    # The short cut was taken (its per-source credits were memoised, nothing was stemmed).
+    assert set(fast._silent[(theme.source, theme.id)]) == (
+        set(theme.skills) | set(codes[:4]) | set(codes[-3:]))
+    assert fast._stems == {} and fast._vocabs == {}
+    verdict = fast._judge("", sorted(theme.skills)[0], tuple(codes[:2]), theme, 3, things[0])
+    assert verdict.approve_channel is False and verdict.approve_items == ()
+    assert [c.reason for c in verdict.credits] == ["not_used"] * 3
+    assert all(c.hints for c in verdict.credits)
+    assert verdict.needs is not None and verdict.needs.thing == things[0].name
+    # Through the public `judge`: the same verdict, and the empty plan keeps no memo entry.
+    public = fast.judge("", sorted(theme.skills)[0], tuple(codes[:2]), theme, 3, things[0])
+    assert public == verdict
+    assert fast._memo == {}
+    assert fast.judge("dodge", None, (), theme, 3, things[0]) == ref._judge(
+        "dodge", None, (), theme, 3, things[0])
+    assert len(fast._memo) == 1
+
+
+def test_verdict_classes_keep_their_fields_defaults_and_frozen_guard() -> None:
+    """The verdict's classes write their own `__init__` (compiled, it stores in C): the fields
+    in order, the defaults, keywords, equality and the frozen guard stay the dataclass's."""
+    import dataclasses
+
+    credit = SourceCredit("item", "JD", "Grapple", False, "not_used", (), ("hook",))
+    assert credit == SourceCredit(kind="item", code="JD", name="Grapple", credited=False,
+                                  reason="not_used", words=(), hints=("hook",))
+    needs = AdvantageCheck(3, 1, "a slime", ("slime",), ("ooze",), 2, 2, False)
+    assert [getattr(needs, f.name) for f in dataclasses.fields(AdvantageCheck)] == [
+        3, 1, "a slime", ("slime",), ("ooze",), 2, 2, False]
+    bare = Judgement(True, ("JD",), False)
+    assert (bare.credits, bare.needs) == ((), None)
+    full = Judgement(True, ("JD",), False, credits=(credit,), needs=needs)
+    assert full != bare and full == Judgement(True, ("JD",), False, (credit,), needs)
+    assert hash(full) == hash(Judgement(True, ("JD",), False, (credit,), needs))
+    for obj, name in ((credit, "reason"), (needs, "granted"), (full, "advantage")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, name, True)

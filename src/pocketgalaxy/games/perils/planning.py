@@ -46,7 +46,19 @@ def _make_plan(channel: str | None, items: tuple[str, ...]) -> Action:
     if plan is None:
         if len(_MAKE_PLANS) > _MEMO_LIMIT:
             _MAKE_PLANS.clear()
-        plan = _MAKE_PLANS[key] = MakePlan(channel, items, "")
+        plan = _MAKE_PLANS[key] = _new_make_plan(channel, items)
+    return plan
+
+
+def _new_make_plan(channel: str | None, items: tuple[str, ...]) -> MakePlan:
+    """`MakePlan(channel, items, "")`, the fields set as its dataclass-made `__init__` sets
+    them (object.__setattr__ on the frozen class, which has no `__post_init__`). That
+    `__init__` is interpreted code (actions.py stays pure) and cost more than the rest of a
+    missed plan list; a fresh process misses many (their keys hold the inventory)."""
+    plan = MakePlan.__new__(MakePlan)
+    object.__setattr__(plan, "channel", channel)
+    object.__setattr__(plan, "items", items)
+    object.__setattr__(plan, "plan", "")
     return plan
 
 
@@ -141,7 +153,16 @@ class PlanJudging(ActionChecks):
         plans = _PLAN_LISTS.get(key)
         if plans is None:
             out: list[Action] = []
+            inventory = key[1]
+            # Without the suit restriction every channel may commit the whole inventory: its
+            # prefixes are cut once, not once per channel.
+            shared = (None if opts.item_suit_restriction
+                      else [inventory[:k] for k in range(len(inventory) + 1)])
             for channel in (None, *self.allowed_channels(state)):
+                if shared is not None:
+                    for prefix in shared:
+                        out.append(_make_plan(channel, prefix))
+                    continue
                 usable = self.usable_items(state, channel)
                 for k in range(len(usable) + 1):
                     out.append(_make_plan(channel, tuple(usable[:k])))

@@ -68,6 +68,10 @@ class StandInThing:
     plan_words: tuple[str, ...]
 
 
+# The verdict's classes write their own `__init__` (the dataclass keeps the fields, repr,
+# equality and frozen guard): compiled, it stores the fields in C, where the dataclass-made one
+# stays interpreted code (about 10,000 instructions for a `Judgement`). Parameters are the
+# fields, in order, with the same defaults.
 @dataclass(frozen=True)
 class SourceCredit:
     """The judgement of one declared source. `reason`: used (it earned +1), named_only (named,
@@ -82,6 +86,16 @@ class SourceCredit:
     reason: str
     words: tuple[str, ...]
     hints: tuple[str, ...]
+
+    def __init__(self, kind: str, code: str, name: str, credited: bool, reason: str,
+                 words: tuple[str, ...], hints: tuple[str, ...]) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "credited", credited)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "hints", hints)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "code": self.code, "name": self.name,
@@ -103,6 +117,18 @@ class AdvantageCheck:
     steps_needed: int
     granted: bool
 
+    def __init__(self, threshold: int | None, sources: int, thing: str | None,
+                 thing_words: tuple[str, ...], thing_hints: tuple[str, ...], steps: int,
+                 steps_needed: int, granted: bool) -> None:
+        object.__setattr__(self, "threshold", threshold)
+        object.__setattr__(self, "sources", sources)
+        object.__setattr__(self, "thing", thing)
+        object.__setattr__(self, "thing_words", thing_words)
+        object.__setattr__(self, "thing_hints", thing_hints)
+        object.__setattr__(self, "steps", steps)
+        object.__setattr__(self, "steps_needed", steps_needed)
+        object.__setattr__(self, "granted", granted)
+
     def to_json(self) -> dict[str, Any]:
         return {"threshold": self.threshold, "sources": self.sources, "thing": self.thing,
                 "thing_words": list(self.thing_words), "thing_hints": list(self.thing_hints),
@@ -117,6 +143,15 @@ class Judgement:
     advantage: bool
     credits: tuple[SourceCredit, ...] = ()
     needs: AdvantageCheck | None = None
+
+    def __init__(self, approve_channel: bool, approve_items: tuple[str, ...], advantage: bool,
+                 credits: tuple[SourceCredit, ...] = (), needs: AdvantageCheck | None = None
+                 ) -> None:
+        object.__setattr__(self, "approve_channel", approve_channel)
+        object.__setattr__(self, "approve_items", approve_items)
+        object.__setattr__(self, "advantage", advantage)
+        object.__setattr__(self, "credits", credits)
+        object.__setattr__(self, "needs", needs)
 
 
 def explanation_json(verdict: Judgement) -> dict[str, Any]:
@@ -188,6 +223,15 @@ class PlanJudge:
         self._vocabs: dict[tuple[str, str], _Vocab] = {}
         self._memo: dict[tuple[Any, ...], Judgement] = {}
         self._things: dict[tuple[str, tuple[str, ...]], _Words] = {}
+        # The word-less plan's parts (`_judge_silent`): credits by theme, checks by thing.
+        self._silent: dict[tuple[str, str], dict[str, SourceCredit]] = {}
+        self._silent_needs: dict[tuple[str, tuple[str, ...]],
+                                 dict[int | None, AdvantageCheck]] = {}
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as the stemmer and name (the stemmer must pickle: a module-level function);
+        # the memos are caches, rebuilt in the new process.
+        return (type(self), (self._stem_fn, self.name))
 
     def _thing_words(self, target: Target) -> _Words:
         key = (target.name, tuple(target.plan_words))
@@ -210,13 +254,9 @@ class PlanJudge:
 
     # -- vocabulary -------------------------------------------------------------------
     def _words(self, words: list[str], exclude: frozenset[str] = frozenset()) -> _Words:
-        surface: list[str] = []
-        for w in words:
-            for part in words_of(w):
-                if part not in STOPWORDS and part not in exclude and part not in surface:
-                    surface.append(part)
+        surface = _surface(words, exclude)
         stems = frozenset(self.stem(w) for w in surface)
-        return _Words(tuple(surface), stems, tuple(sorted(s for s in stems if len(s) >= 5)))
+        return _Words(surface, stems, tuple(sorted(s for s in stems if len(s) >= 5)))
 
     def vocab(self, theme: Theme) -> _Vocab:
         key = (theme.source, theme.id)
@@ -314,6 +354,11 @@ class PlanJudge:
     def judge(self, plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
               advantage_threshold: int | None, target: Target | None = None) -> Judgement:
         """Judge a plan by the rubric; see the module docstring."""
+        if not plan:
+            # No memo for the empty plan (a random Hero's): its verdict is built from
+            # per-source parts faster than a key over the items and the thing is hashed, and
+            # the memo would keep thousands of entries alive for the collector to visit.
+            return self._judge(plan, channel, items, theme, advantage_threshold, target)
         key = (plan, channel, items, theme.source, theme.id, advantage_threshold,
                (target.name, target.plan_words) if target is not None else None)
         got = self._memo.get(key)
@@ -326,8 +371,10 @@ class PlanJudge:
 
     def _judge(self, plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
                threshold: int | None, target: Target | None) -> Judgement:
+        toks = tokens(plan) if plan else []
+        if not toks:
+            return self._judge_silent(channel, items, theme, threshold, target)
         vocab = self.vocab(theme)
-        toks = tokens(plan)
         masked = _name_tokens(toks, vocab.names)
         content = [t for t in toks if t.index not in masked and t.text not in STOPWORDS]
         # Each word list is matched once per distinct plan word; the tokens then only look
@@ -392,6 +439,70 @@ class PlanJudge:
                                _texts(thing_hits), thing_hints, steps, STEPS_FOR_ADVANTAGE,
                                granted)
         return Judgement(approve_channel, tuple(approved), granted, tuple(credits), needs)
+
+    def _judge_silent(self, channel: str | None, items: tuple[str, ...], theme: Theme,
+                      threshold: int | None, target: Target | None) -> Judgement:
+        """`_judge` of a plan without a word (a random or a terse Hero's): nothing is used or
+        named, so each source's credit depends on the source alone and is built once per
+        theme, and the roll-twice check on the thing and the threshold alone. Only surface
+        words are needed (the hints), so nothing is stemmed: a process of random playouts
+        never builds the stemmed vocabulary. The same verdict as the general path
+        (tests/games/perils/test_rubric_fast.py checks it against the reference)."""
+        key = (theme.source, theme.id)
+        silent = self._silent.get(key)
+        if silent is None:
+            silent = self._silent[key] = {}  # bounded: a theme's skills and items
+        credits: list[SourceCredit] = []
+        if channel is not None:
+            got = silent.get(channel)  # suit letters and item codes never clash
+            if got is None:
+                skill = theme.skills[channel]
+                name = tuple(words_of(skill.name))
+                named = _named([], name)
+                hints = _surface([*theme.plan_words.skills.get(channel, ()), *skill.keywords],
+                                 frozenset(name))
+                got = silent[channel] = SourceCredit(
+                    "skill", channel, skill.name, False, "named_only" if named else "not_used",
+                    named, hints[:HINTS_SHOWN])
+            credits.append(got)
+        for code in items:
+            got = silent.get(code)
+            if got is None:
+                item = theme.items[code]
+                pw = theme.plan_words
+                said = [*pw.item_does.get(code, ()), *pw.item_on.get(code, ())]
+                ref_words = frozenset(words_of(" ".join([item.name, *item.keywords])))
+                hints = _surface(said or [item.blurb], ref_words)
+                got = silent[code] = SourceCredit("item", code, item.name, False, "not_used",
+                                                  (), hints[:HINTS_SHOWN])
+            credits.append(got)
+        if target is None:
+            needs = AdvantageCheck(threshold, 0, None, (), (), 0, STEPS_FOR_ADVANTAGE, False)
+        else:
+            thing_key = (target.name, tuple(target.plan_words))
+            by_threshold = self._silent_needs.get(thing_key)
+            if by_threshold is None:
+                by_threshold = {}
+                if len(self._silent_needs) < _THINGS_KEPT:  # themes hold a bounded number
+                    self._silent_needs[thing_key] = by_threshold
+            got_needs = by_threshold.get(threshold)
+            if got_needs is None:
+                hints = _surface([target.name, *target.plan_words])
+                got_needs = by_threshold[threshold] = AdvantageCheck(
+                    threshold, 0, target.name, (), hints[:HINTS_SHOWN], 0, STEPS_FOR_ADVANTAGE,
+                    False)
+            needs = got_needs
+        return Judgement(False, (), False, tuple(credits), needs)
+
+def _surface(words: list[str], exclude: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """A word list's surface forms: each word's parts, in order, once, without stopwords and
+    `exclude` (what `_Words.surface` holds; no stemming)."""
+    surface: list[str] = []
+    for w in words:
+        for part in words_of(w):
+            if part not in STOPWORDS and part not in exclude and part not in surface:
+                surface.append(part)
+    return tuple(surface)
 
 
 def _name_tokens(toks: list[Token], names: dict[str, tuple[tuple[str, ...], ...]]) -> set[int]:

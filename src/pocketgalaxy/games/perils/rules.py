@@ -96,6 +96,11 @@ class PerilsRules(ZeroHealthPenalty):
         # The last options' theme (options are frozen; one tuple, replaced whole).
         self._theme_memo: tuple[PerilsOptions, Theme] | None = None
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as its constructor's arguments (the judge pickles as its stemmer and name);
+        # the theme memo is a cache, rebuilt on first use.
+        return (_rules_from, (self.judge, self.narrate))
+
     # -- setup ------------------------------------------------------------------------
     def new(
         self,
@@ -366,16 +371,16 @@ class PerilsRules(ZeroHealthPenalty):
         if kind == "gift":
             state.current = None
             state.spent.append(code)
-            thing = thing_for(state, code)
+            thing = thing_for(state, code) if self.narrate else None
             if state.health < state.options.max_health:
                 state.health += 1
                 text = story.gift_story(thing, code, state.narration_seed, healed=True,
-                                        health=state.health) if self.narrate else ""
+                                        health=state.health) if thing is not None else ""
                 events.append(ev.HealthGained(amount=1, health=state.health, card=code,
                                               story=text))
             else:
                 text = story.gift_story(thing, code, state.narration_seed, healed=False,
-                                        health=state.health) if self.narrate else ""
+                                        health=state.health) if thing is not None else ""
                 events.append(ev.HealWasted(card=code, health=state.health, story=text))
             self._next(state, events)
             return
@@ -440,7 +445,8 @@ class PerilsRules(ZeroHealthPenalty):
                                    self.levels(state)[suit] if opts.skill_adds_to_roll else 0
                                    ) if self.narrate else ""
         theme = self.theme(opts)
-        thing = thing_for(state, code)
+        # The thing only tells the story: the quiet rules leave it unasked (no game effect).
+        thing = thing_for(state, code) if self.narrate else None
         if state.approve_items:
             for c in state.approve_items:
                 state.inventory.remove(c)
@@ -457,7 +463,7 @@ class PerilsRules(ZeroHealthPenalty):
             level = self.levels(state)[suit]
             text = story.success_story(theme, thing, code, state.narration_seed, skill=suit,
                                        level=level, spent=spent, numbers=numbers
-                                       ) if self.narrate else ""
+                                       ) if thing is not None else ""
             events.append(ev.PerilSucceeded(card=code, suit=suit, level=level, story=text))
             if big_bad:
                 state.defeated.append(code)
@@ -468,7 +474,7 @@ class PerilsRules(ZeroHealthPenalty):
             state.health -= 1
             text = story.failure_story(theme, thing, code, state.narration_seed,
                                        health=state.health, spent=spent, numbers=numbers
-                                       ) if self.narrate else ""
+                                       ) if thing is not None else ""
             events.append(ev.PerilFailed(card=code, story=text))
             events.append(ev.HealthLost(amount=1, health=state.health))
             if big_bad:
@@ -557,6 +563,11 @@ def _prize(state: PerilsState, theme: Theme) -> str:
             _PRIZES.clear()
         text = _PRIZES[key] = prize_of(state, theme)
     return text
+
+
+def _rules_from(judge: PlanJudge, narrate: bool) -> PerilsRules:
+    """An unpickled `PerilsRules` (see `PerilsRules.__reduce__`)."""
+    return PerilsRules(judge=judge, narrate=narrate)
 
 
 @lru_cache(maxsize=64)

@@ -236,36 +236,89 @@ def assign(things: dict[str, Thing], narration_seed: int, plain: bool) -> dict[s
     """Card code -> thing for one game (the Prize excluded). `plain`: prefer things of one suit.
 
     A seeded matching (augmenting paths, Kuhn's algorithm) gives every card a thing of its own
-    whenever the theme has enough; a card left over shares a fitting thing."""
+    whenever the theme has enough; a card left over shares a fitting thing.
+
+    It works on small integers (cards by their place in `_ORDER`, things by their place in the
+    id-sorted pool) with the same shuffles, the same search order and the same entry order
+    of the result as the matching by codes and ids it replaced (tests/games/perils/
+    test_perils_playout_speed.py keeps that one as the reference)."""
     rng = Rng(mix(narration_seed, 0x7417C5))
-    order = list(_ORDER)
-    rng.shuffle(order)
-    fitting = _fitting_for(things, plain)
-    fits: dict[str, list[Thing]] = {}
-    for code in order:
-        options = list(fitting[code])
-        rng.shuffle(options)
-        fits[code] = options
-    owner: dict[str, str] = {}  # thing id -> card
-    for code in order:
-        _place(code, set(), fits, owner)
-    out = {code: things[tid] for tid, code in owner.items()}
-    for code in order:
-        if code not in out:
-            out[code] = fits[code][rng.below(len(fits[code]))]
+    pool, table = _indexed_for(things, plain)
+    n = len(_ORDER)
+    order = list(range(n))
+    _shuffle_ints(rng, order)
+    fits: list[list[int]] = [[] for _ in range(n)]
+    for c in order:
+        options = list(table[c])
+        if len(options) > 1:  # a list of one draws nothing
+            _shuffle_ints(rng, options)
+        fits[c] = options
+    owner = [-1] * len(pool)  # thing -> card
+    seen = [-1] * len(pool)  # thing -> the search (card) that last visited it
+    first: list[int] = []  # things in the order they were first matched (the result's order)
+    for c in order:
+        _place_ix(c, c, seen, fits, owner, first)
+    out: dict[str, Thing] = {}
+    matched = [False] * n
+    for t in first:
+        c = owner[t]
+        out[_ORDER[c]] = pool[t]
+        matched[c] = True
+    for c in order:
+        if not matched[c]:
+            options = fits[c]
+            out[_ORDER[c]] = pool[options[rng.below(len(options))]]
     return out
 
 
-def _place(code: str, seen: set[str], fits: dict[str, list[Thing]], owner: dict[str, str]
-           ) -> bool:
-    """One augmenting path of `assign`'s matching (a module function, not a closure: compiled,
-    a nested function's every call goes through its environment object)."""
-    for t in fits[code]:
-        tid = t.id
-        if tid in seen:
+def _place_ix(c: int, search: int, seen: list[int], fits: list[list[int]], owner: list[int],
+              first: list[int]) -> bool:
+    """One augmenting path of `assign`'s matching from card `c` (a module function, not a
+    closure: compiled, a nested function's every call goes through its environment object).
+    `seen[t] == search`: thing t was visited in this search (one search per card)."""
+    for t in fits[c]:
+        if seen[t] == search:
             continue
-        seen.add(tid)
-        if tid not in owner or _place(owner[tid], seen, fits, owner):
-            owner[tid] = code
+        seen[t] = search
+        o = owner[t]
+        if o < 0:
+            first.append(t)
+            owner[t] = c
+            return True
+        if _place_ix(o, search, seen, fits, owner, first):
+            owner[t] = c
             return True
     return False
+
+
+# `Rng.shuffle` (Fisher-Yates, the same draws) written for a list of ints: compiled, the
+# items are read and swapped in C, where `Rng.shuffle` goes through the generic sequence
+# protocol. A game's matching shuffles about 290 times.
+def _shuffle_ints(rng: Rng, items: list[int]) -> None:
+    i = len(items) - 1
+    while i > 0:
+        j = rng.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+
+
+# The last themes' pools and fitting tables in indices, by the identity of the things dict.
+_LAST_INDEXED: list[tuple[dict[str, Thing], bool, tuple[Thing, ...], tuple[tuple[int, ...], ...]]
+                   ] = []
+
+
+def _indexed_for(things: dict[str, Thing], plain: bool
+                 ) -> tuple[tuple[Thing, ...], tuple[tuple[int, ...], ...]]:
+    """The id-sorted pool and, per card of `_ORDER`, the places in it of the things that fit
+    (`_fitting_for` in indices), remembered for the last few things dicts by identity."""
+    for known, known_plain, pool, table in _LAST_INDEXED:
+        if known is things and known_plain == plain:
+            return pool, table
+    pool = tuple(sorted(things.values(), key=_thing_id))
+    place = {t.id: i for i, t in enumerate(pool)}
+    fitting = _fitting_for(things, plain)
+    table = tuple(tuple(place[t.id] for t in fitting[code]) for code in _ORDER)
+    if len(_LAST_INDEXED) >= 8:
+        del _LAST_INDEXED[0]
+    _LAST_INDEXED.append((things, plain, pool, table))
+    return pool, table

@@ -129,3 +129,15 @@ def test_every_view_class_pickles_and_deep_copies_to_an_equal_view() -> None:
             assert copy.deepcopy(obj) == obj
         assert pickle.loads(pickle.dumps(view)).to_json() == view.to_json()
     assert seen == {"PerilsView", "SkillView", "ItemView", "PathwayView", "PlanView"}
+
+
+def test_legal_json_is_shared_by_identity_and_equal_by_value() -> None:
+    from pocketgalaxy.games.perils.actions import MakePlan
+
+    first = MakePlan("D", ("JC",), "I dash past the drone.")
+    twin = MakePlan("D", ("JC",), "I dash past the drone.")
+    got = views._action_json(first)
+    assert views._action_json(first) is got  # the same instance: the memo by identity
+    assert views._action_json(twin) == got == first.to_json()
+    assert views._action_json(MakePlan("S", (), "")) == {"type": "MakePlan", "channel": "S",
+                                                         "items": [], "plan": ""}

@@ -346,10 +346,26 @@ class PerilsView:
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_JSON_BY_ID: dict[int, tuple[Action, dict[str, Any]]] = {}
+
+
+def _action_json(action: Action) -> dict[str, Any]:
+    """`action.to_json()`, shared (never mutated: a view's `to_json` copies it). The rules'
+    legal lists share their action instances, so the memo is first by identity (an action's
+    dataclass hash runs interpreted, field by field); the entry holds the action, so its id
+    cannot be reused while the entry lives."""
+    hit = _JSON_BY_ID.get(id(action))
+    if hit is not None and hit[0] is action:
+        return hit[1]
+    data = _action_json_by_value(action)
+    if len(_JSON_BY_ID) > 4096:
+        _JSON_BY_ID.clear()
+    _JSON_BY_ID[id(action)] = (action, data)
+    return data
 
 
 @lru_cache(maxsize=4096)
-def _action_json(action: Action) -> dict[str, Any]:
+def _action_json_by_value(action: Action) -> dict[str, Any]:
     cls = type(action)
     if cls.to_json is not Action.to_json:
         return action.to_json()

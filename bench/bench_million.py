@@ -10,6 +10,13 @@ another source tree (for example `git worktree add /tmp/old <commit>` then `--co
 /tmp/old/src`), interleaved with this one, reports both side by side, and checks that the two
 reports are the same bytes (the speed work must not change a result). Each tree's speed path
 (compiled or pure, and why) is printed: set POCKETGALAXY_PURE=1 to measure the pure path of both.
+
+`--instructions N` measures instead what a game costs in CPU instructions, which a machine
+shared with other work does not change: under valgrind's callgrind (Debian: `apt-get install
+valgrind`), one process plays W warm-up games, another the same W and then N more, and the
+difference over N is the instructions of a warm game (the runner's `play_one`, the options
+parsed once, as `play_chunk` does). About 50 times slower than a plain run: N of 30 is enough,
+the count varies by well under 1% between runs.
 """
 
 from __future__ import annotations
@@ -17,9 +24,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -66,6 +76,61 @@ def speed_path(src: str) -> str:
     return out.stdout.strip() if out.returncode == 0 else "pure (no speedpath module)"
 
 
+_GAMES = """
+import sys
+from pocketgalaxy.core.options import options_from_json
+from pocketgalaxy.sim.runner import derive_seed, play_one, sim_rules
+warm, n, seed, hero, teller = (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]),
+                               sys.argv[4], sys.argv[5])
+rules = sim_rules("perils")
+options = options_from_json(rules.options_type, None)
+for i in range(warm):
+    play_one(rules, (hero, teller), derive_seed(seed + 1, i), options)
+for i in range(n):
+    play_one(rules, (hero, teller), derive_seed(seed, i), options)
+"""
+
+
+def _callgrind(src: str, warm: int, games: int, seed: int, hero: str, teller: str) -> int:
+    """Instructions a process from the tree `src` runs for `warm` then `games` games."""
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "games.py"
+        script.write_text(_GAMES, encoding="utf-8")
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
+             sys.executable, str(script), str(warm), str(games), str(seed), hero, teller],
+            env=dict(os.environ, PYTHONPATH=src), capture_output=True, text=True, check=True)
+    found = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
+    if found is None:
+        raise SystemExit(f"no instruction count in valgrind's output: {out.stderr[-500:]}")
+    return int(found.group(1))
+
+
+def instructions(src: str, games: int, warm: int, seed: int, hero: str, teller: str
+                 ) -> dict[str, Any]:
+    """Instructions of one warm game from the tree `src` (see the module text)."""
+    base = _callgrind(src, warm, 0, seed, hero, teller)
+    total = _callgrind(src, warm, games, seed, hero, teller)
+    return {"src": src, "games": games, "warm": warm, "path": speed_path(src),
+            "per_game": round((total - base) / games)}
+
+
+def _instructions_main(args: argparse.Namespace) -> None:
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    trees = [HERE_SRC] + ([args.compare] if args.compare else [])
+    rows = [instructions(t, args.instructions, args.warm, args.seed, args.hero, args.teller)
+            for t in trees]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return
+    for row in rows:
+        print(f"  {row['per_game'] / 1e6:7.2f} M instructions a warm game ({row['games']} after "
+              f"{row['warm']} warm-up games; {row['src']}, {row['path']})")
+    if len(rows) == 2:
+        print(f"  x{rows[1]['per_game'] / rows[0]['per_game']:.2f} fewer than {args.compare}")
+
+
 def _median(rows: list[dict[str, Any]]) -> dict[str, Any]:
     ordered = sorted(rows, key=lambda r: r["wall_s"])
     mid = dict(ordered[len(ordered) // 2])
@@ -91,7 +156,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--teller", default="teller", help="computer Teller")
     parser.add_argument("--compare", metavar="SRC", help="another source tree to measure too")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--instructions", type=int, metavar="N", default=0,
+                        help="count the instructions of N warm games under callgrind instead")
+    parser.add_argument("--warm", type=int, default=30, help="warm-up games (--instructions)")
     args = parser.parse_args(argv)
+    if args.instructions:
+        if args.instructions < 1 or args.warm < 0:
+            parser.error("--instructions must be at least 1 and --warm at least 0")
+        _instructions_main(args)
+        return
     if args.games < 1 or args.workers < 1 or args.repeat < 1:
         parser.error("--games, --workers and --repeat must be at least 1")
     load_before = _load()

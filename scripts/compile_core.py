@@ -34,7 +34,7 @@ BUILD = ROOT / "build" / "mypyc"
 # core/errors.py (exception classes, subclassed by the shells and raised only on refusals),
 # core/mypyc_marks.py (has a stub), the packages' __init__ files, games/adventure/options.py and
 # games/perils/options.py (compiled, a class's annotations become plain classes, and the options'
-# Literal types are read at run time), games/*/views.py, games/adventure/content.py and
+# Literal types are read at run time), games/adventure/views.py, games/adventure/content.py and
 # games/perils/odds.py (frozen dataclasses that cross to worker processes or sit in a view:
 # compiled, they do not unpickle), and Perils' actions (their legal lists share instances),
 # explain and physical (cold: docs/speed.md).
@@ -69,6 +69,15 @@ COMPILED: tuple[str, ...] = (
     # The Perils million (docs/speed.md): the plan rubric the computer Teller judges by at
     # every plan. Its frozen dataclasses are verdicts and reasons, never pickled.
     "pocketgalaxy/games/perils/rubric.py",
+    # The Perils million, second part (docs/speed.md, "2026-12-02"): the seat views built at
+    # every decision (their frozen dataclasses pickle through `__reduce__`), and the rule-based
+    # Hero that reads them, with the plan writer and the agents' base (`Agent`, `RandomAgent`
+    # open to interpreted subclasses: every other player stays pure).
+    "pocketgalaxy/games/perils/views.py",
+    "pocketgalaxy/agents/base.py",
+    "pocketgalaxy/agents/perils/common.py",
+    "pocketgalaxy/agents/perils/plans.py",
+    "pocketgalaxy/agents/perils/hero.py",
 )
 
 
@@ -92,7 +101,7 @@ def _manifest() -> dict[str, object]:
 def _outputs() -> list[Path]:
     """Every extension module a build may have written under src/ (shims and shared library)."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    found = [p for d in ("core", "games") for p in (PACKAGE / d).rglob("*")]
+    found = [p for d in ("core", "games", "agents") for p in (PACKAGE / d).rglob("*")]
     found += list(SRC.glob("*__mypyc*"))
     return sorted(p for p in found if p.name.endswith(suffixes))
 
@@ -131,6 +140,9 @@ def build(force: bool) -> int:
         f" '--inplace', '--build-temp', {str(BUILD / 'temp')!r}, '--build-lib',"
         f" {str(BUILD / 'lib')!r}, '-j', '2'])\n"
     )
+    # The sources' digests as the build reads them: a file edited during the build must leave
+    # the manifest stale, not vouch for an extension made from its older text.
+    manifest = _manifest()
     started = time.perf_counter()
     env = dict(os.environ, PYTHONPATH=str(SRC))
     result = subprocess.run([sys.executable, "-c", code], cwd=SRC, env=env,
@@ -142,7 +154,7 @@ def build(force: bool) -> int:
         sys.stderr.write(f"\nmypyc build FAILED after {spent:.0f} s: the pure-Python rules core "
                          "stays in use (see docs/speed.md for what the build needs)\n")
         return 1
-    MANIFEST.write_text(json.dumps(_manifest(), indent=1) + "\n", encoding="utf-8")
+    MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     print(f"compiled {len(COMPILED)} modules with mypyc in {spent:.0f} s")
     return 0
 

@@ -111,6 +111,37 @@ for seed, opts in [(2, None), (8, PerilsOptions(teller_policy="human", advantage
     print("quiet perils", seed, n, json.dumps(quiet.outcome(state).to_json()))
     print(hashlib.sha256(json.dumps([state.to_json(), log]).encode()).hexdigest())
 
+# The Perils million (compiled views and rule-based Hero): every seat's view of a game the
+# rule-based Hero plays against the computer Teller, its decisions, and the Hero pickled mid-game
+# (as the web table's thinking processes receive it) going on to decide the same.
+import pickle
+from pocketgalaxy.agents.registry import make_agent
+from pocketgalaxy.core.game import visible_events
+for seed in (4, 21):
+    state = quiet.new(None, seed)
+    agents = {s: make_agent("perils", spec, s, 2, seed=seed + s)
+              for s, spec in ((0, "rulebased"), (1, "teller"))}
+    for s, agent in agents.items():
+        agent.reset(s, 2, state.options)
+        agent.observe(visible_events(quiet.opening_events(state), s))
+    digest, picks, n, copied = hashlib.sha256(), [], 0, False
+    while (seat := quiet.to_act(state)) is not None:
+        for s in (0, 1, None):
+            digest.update(json.dumps(quiet.view(state, s).to_json(), sort_keys=True).encode())
+        view = quiet.view(state, seat)
+        agent = agents[seat]
+        if seat == 0 and n >= 30 and not copied:
+            agent = agents[0] = pickle.loads(pickle.dumps(agent))
+            copied = True
+        action = agent.act(view, quiet.legal_actions(state, seat))
+        picks.append(action.to_json())
+        events = quiet.apply_unchecked(state, seat, action)
+        for s, a in agents.items():
+            a.observe(visible_events(events, s))
+        n += 1
+    print("perils views", seed, n, copied, digest.hexdigest())
+    print(hashlib.sha256(json.dumps(picks).encode()).hexdigest(), json.dumps(picks[-3:]))
+
 runner = CliRunner()
 for argv in (["simulate", "adventure", "-n", "12", "--players", "4", "--seed", "3"],
              ["simulate", "perils", "-n", "12", "--seed", "3"]):
@@ -158,6 +189,10 @@ def test_pure_and_compiled_paths_give_identical_bytes() -> None:
     assert "pocketgalaxy.games.perils.rubric" in modules
     assert "pocketgalaxy.games.perils.state" in modules
     assert "pocketgalaxy.games.perils.events" in modules
+    assert "pocketgalaxy.games.perils.views" in modules
+    assert "pocketgalaxy.agents.base" in modules
+    assert "pocketgalaxy.agents.perils.hero" in modules
+    assert "pocketgalaxy.agents.perils.plans" in modules
     pure_files, pure_out = _run(pure=True, hash_seed="0")
     compiled_files, compiled_out = _run(pure=False, hash_seed="1")
     _, compiled_again = _run(pure=False, hash_seed="4242")
@@ -169,6 +204,7 @@ def test_pure_and_compiled_paths_give_identical_bytes() -> None:
     assert "replayed" in pure_out and " True\n" in pure_out
     assert pure_out.count('"winners"') >= 9  # seven playouts and two simulation reports
     assert pure_out.count('"reason": "used"') >= 10  # the rubric credited some seeded plans
+    assert pure_out.count("perils views") == 2 and '"type": "MakePlan"' in pure_out
     assert compiled_out == pure_out
     assert compiled_again == pure_out
 

@@ -1,4 +1,10 @@
-"""The computer-player interface and the uniform random baseline shared by every game."""
+"""The computer-player interface and the uniform random baseline shared by every game.
+
+Compiled with mypyc (scripts/compile_core.py, docs/speed.md "The Perils million"): the rule-based
+Perils Hero built on it is. Both classes stay open to interpreted subclasses (every other game's
+players, the test doubles) and `serializable`, since players are pickled to thinking processes
+and deep-copied (web/thinking.py).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +12,11 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from pocketgalaxy.core.game import Action, Event
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.core.rng import Rng
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Agent(ABC):
     """A computer player for one seat.
 
@@ -41,6 +49,7 @@ class Agent(ABC):
         """Pick one of `legal` (never empty) from what `view` shows."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class RandomAgent(Agent):
     """Uniform over the legal actions: the baseline every other player must beat."""
 

@@ -167,18 +167,22 @@ def play_one(
     # Agents that keep no memory (Agent.observe as is) are not handed their events.
     observe = [(seat, agent) for seat, agent in agents.items()
                if type(agent).observe is not Agent.observe]
+    # Perils' rules take the legal list just listed, rather than listing it again for the view.
+    view_for_turn: Callable[[Any, int, list[Any]], Any] | None = getattr(
+        rules, "view_for_turn", None)
+    clock = time.perf_counter
     seat: int | None = rules.to_act(state)
     while seat is not None:
         legal = rules.legal_actions(state, seat)
         agent = agents[seat]
-        t0 = time.perf_counter()
         if len(legal) == 1 and agent.forced_is_first:
             action = legal[0]  # the agent would take it without a look (Agent.forced_is_first)
         else:
-            view = rules.view(state, seat)
-            t0 = time.perf_counter()
+            view = (view_for_turn(state, seat, legal) if view_for_turn is not None
+                    else rules.view(state, seat))
+            t0 = clock()
             action = agent.act(view, legal)
-        spent[seat] += time.perf_counter() - t0
+            spent[seat] += clock() - t0
         counts[seat] += 1
         events: list[Event] = rules.apply_unchecked(state, seat, action)
         for s, agent in observe:

@@ -5,6 +5,9 @@ structured hint, which the view gives only when the description is the computer 
 suggestion (the text carries the same information to a person); for a text written by a person
 it tries to recognise the theme's fragments in it, and otherwise treats the path as unknown.
 Its plans come from the plan writer (plans.py).
+
+Compiled with mypyc with plans.py, common.py and agents/base.py (docs/speed.md, "The Perils
+million"): it decides at every "choose" and "plan" view of a simulation.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pocketgalaxy.agents.perils.common import (
 )
 from pocketgalaxy.agents.perils.plans import PlanWriter
 from pocketgalaxy.core.game import Action, Event
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.games.perils import events as ev
 from pocketgalaxy.games.perils.actions import (
     ChooseArchetype,
@@ -114,6 +118,7 @@ class _Decision:
         return sum(values) / len(values)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class RuleBasedHero(Agent):
     """A sensible Hero: heal when hurt, collect items, prefer the best margin, save items for
     the Big Bads, always channel, and write a plan (plans.py) that uses what it declares. It
@@ -126,7 +131,9 @@ class RuleBasedHero(Agent):
     forced_is_first = True  # one listed action: archetype, choose, roll and losses take it;
     # a plan is never forced (at least two channels are always listed)
 
-    def __init__(self, seed: int = 0, keep_items: int = 5, **settings: Any) -> None:
+    # `keep_items` is Any: a spec's setting may arrive as any number (int() as on the pure
+    # path), which a compiled `int` parameter would refuse before the body runs.
+    def __init__(self, seed: int = 0, keep_items: Any = 5, **settings: Any) -> None:
         super().__init__(seed, **settings)
         self.keep_items = int(keep_items)
         self.seen: set[str] = set()

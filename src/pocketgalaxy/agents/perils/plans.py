@@ -13,6 +13,7 @@ plans and the agent's other decisions are untouched.
 
 from __future__ import annotations
 
+from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.content import Theme
 from pocketgalaxy.games.perils.plan_words import STOPWORDS, words_of
@@ -63,6 +64,9 @@ def _verbs(words: tuple[str, ...]) -> tuple[str, ...]:
     return out or words
 
 
+# Held by the Heroes, which are pickled and copied. Both marks: compiled with `serializable`
+# alone, a call from interpreted code (the planning Hero's) skipped `__init__` (mypyc issue 979).
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class PlanWriter:
     """Writes a plan for declared sources, from its own seeded random stream."""
 

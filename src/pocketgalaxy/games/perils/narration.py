@@ -21,8 +21,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from pocketgalaxy.core.cards import card
+from pocketgalaxy.core.mypyc_marks import i64
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.content import BANDS, SENSES, Theme, band_of, cast_of
 from pocketgalaxy.games.perils.options import PerilsOptions
@@ -55,7 +57,40 @@ def narration_seed_for(seed: int) -> int:
 
 def stream(narration_seed: int, *parts: int) -> Rng:
     """An independent random stream for one purpose (e.g. round, position)."""
-    return Rng(mix(narration_seed, *parts))
+    return Rng(mix_parts((narration_seed, *parts)))
+
+
+def _probe() -> None:
+    """A function whose type tells whether this module runs compiled (no `__code__` then)."""
+
+
+_NATIVE: Final = not hasattr(_probe, "__code__")
+_TWO64: Final = 1 << 64
+_TWO63: Final = 1 << 63
+# things.mix's constants as signed 64-bit values (each unsigned constant above 2**63 minus 2**64).
+_MIX_START_S: Final[i64] = 0x243F6A8885A308D3
+_GAMMA_S: Final[i64] = -7046029254386353131  # 0x9E3779B97F4A7C15
+_MIX1_S: Final[i64] = -4658895280553007687  # 0xBF58476D1CE4E5B9
+_MIX2_S: Final[i64] = -7723592293110705685  # 0x94D049BB133111EB
+
+
+def mix_parts(parts: tuple[int, ...]) -> int:
+    """`things.mix(*parts)`, the same number. Compiled, on native `i64` as core/rng.py does
+    (mypyc's big integers made each of a game's ~75 streams cost about 19,000 instructions):
+    the multiplications wrap and the right shifts are masked to act unsigned. Pure, `i64` is
+    a plain int that would not wrap, so the pure path calls `mix` itself."""
+    if not _NATIVE:
+        return mix(*parts)
+    value: i64 = _MIX_START_S
+    for p in parts:
+        u = p & _MASK
+        signed: i64 = u - _TWO64 if u >= _TWO63 else u
+        value = (value ^ signed) + _GAMMA_S
+        z: i64 = value
+        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _MIX1_S
+        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _MIX2_S
+        value = z ^ ((z >> 31) & 0x1FFFFFFFF)
+    return int(value) & _MASK
 
 
 def card_kind(code: str) -> str:
@@ -109,6 +144,14 @@ class Cue:
     thing: Thing
     mode: str
     sense: str
+
+    def __init__(self, code: str, thing: Thing, mode: str, sense: str) -> None:
+        # Its own __init__: compiled, the dataclass-made one stays slow interpreted code, and
+        # every "choose" view builds a cue per pathway (docs/speed.md).
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "thing", thing)
+        object.__setattr__(self, "mode", mode)
+        object.__setattr__(self, "sense", sense)
 
 
 def conveyed(cue: Cue, options: PerilsOptions, stage: str) -> dict[str, str]:
@@ -186,9 +229,27 @@ def _draw_from(modes: tuple[tuple[str, float], ...], rng: Rng) -> str:
     return modes[-1][0]
 
 
+_HINTS: dict[tuple[object, ...], dict[str, str]] = {}
+
+
 def hint_for_state(state: PerilsState, theme: Theme, sense: str) -> list[dict[str, str]]:
-    """The structured hint of each current pathway's computer description."""
-    return [conveyed(c, state.options, state.stage) for c in plan_cues(state, theme, sense)]
+    """The structured hint of each current pathway's computer description (each a new dict)."""
+    opts = state.options
+    showdown = state.stage == "showdown"
+    out = []
+    for cue in plan_cues(state, theme, sense):
+        # `conveyed` is a pure function of these few values (the options only through the
+        # mode chances): a few hundred keys recur all through a simulation.
+        thing = cue.thing
+        key = (cue.code, cue.mode, thing.kind, thing.suits, thing.difficulty, opts.clarity,
+               opts.hint_fidelity, opts.disguise, showdown)
+        hint = _HINTS.get(key)
+        if hint is None:
+            if len(_HINTS) > 4096:
+                _HINTS.clear()
+            hint = _HINTS[key] = conveyed(cue, opts, state.stage)
+        out.append(dict(hint))
+    return out
 
 
 def suggest_descriptions(state: PerilsState, theme: Theme, sense: str) -> tuple[str, ...]:

@@ -64,6 +64,14 @@ class Token:
     sentence: int
     step: int
 
+    def __init__(self, text: str, index: int, sentence: int, step: int) -> None:
+        # Its own __init__ (the Perils million, docs/speed.md): compiled, the dataclass-made one
+        # stays interpreted code, and every plan the rubric judges builds a token per word.
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "sentence", sentence)
+        object.__setattr__(self, "step", step)
+
 
 def parse_plan_words(raw: Any, file: str, suits: tuple[str, ...], items: tuple[str, ...]
                      ) -> PlanWords:

@@ -520,11 +520,20 @@ class PerilsRules(ZeroHealthPenalty):
 
     # -- views --------------------------------------------------------------------------
     def view(self, state: PerilsState, seat: int | None) -> PerilsView:
+        return self.view_for_turn(state, seat, None)
+
+    def view_for_turn(self, state: PerilsState, seat: int | None,
+                      legal_now: list[Action] | None) -> PerilsView:
+        """`view`, handed the acting seat's legal list just listed for this very state (the
+        simulation runner has it already: sim/runner.py), so it is not listed twice. Any other
+        seat, or None, lists as `view` does."""
         theme = self.theme(state.options)
         current = state.current
         kind = card_kind(current) if current else None
         to_act = self.to_act(state)
-        legal = self.legal_actions(state, seat) if seat is not None and seat == to_act else []
+        legal: list[Action] = []
+        if seat is not None and seat == to_act:
+            legal = legal_now if legal_now is not None else self.legal_actions(state, seat)
         out = self.outcome(state)
         hints: list[dict[str, str] | None] = [None] * len(state.pathways)
         if any(state.suggested):

@@ -6,20 +6,35 @@ they are flipped, not the rng. The Teller (seat 1) also sees the faces of the pa
 of the Hero, the unchosen cards, and the computer's suggested descriptions (`suggestions`).
 `current_thing` is the id of the theme's thing the revealed current card stands for (public
 once the card is face up; None before).
+
+Compiled with mypyc (scripts/compile_core.py, "The Perils million" in docs/speed.md): a view is
+built at every decision of a simulation. The view classes stay frozen dataclasses; each has a
+`__reduce__` (a constructor call, as `Action` and `Event` have), because a compiled class has no
+bare `__new__` for pickle and copy to use, and views are pickled and deep-copied (worker
+processes, the web table's thinking copies).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any
 
 from pocketgalaxy.core.game import Action
 from pocketgalaxy.games.perils.content import Theme
 from pocketgalaxy.games.perils.odds import PerilOdds, odds_for_state
 from pocketgalaxy.games.perils.state import PerilsState
 
-ROLES = {0: "hero", 1: "teller", None: "watcher"}
+# Each view class writes its own `__init__` (the dataclass keeps its fields, repr, equality and
+# frozen guard): compiled, it stores each field in C, where the dataclass-made `__init__` stays
+# interpreted code (docs/speed.md). Parameters are the fields, in order.
+
+ROLES: dict[int | None, str] = {0: "hero", 1: "teller", None: "watcher"}
+
+
+def _fields_of(obj: object) -> tuple[Any, ...]:
+    """The constructor's arguments, in field order (for `__reduce__`)."""
+    return tuple(getattr(obj, f.name) for f in fields(obj))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -29,6 +44,23 @@ class SkillView:
     base: tuple[str, ...]
     tucked: tuple[str, ...]
     level: int
+
+    def __init__(
+        self,
+        suit: str,
+        name: str,
+        base: tuple[str, ...],
+        tucked: tuple[str, ...],
+        level: int,
+    ) -> None:
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "tucked", tucked)
+        object.__setattr__(self, "level", level)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), _fields_of(self))
 
     def to_json(self) -> dict[str, Any]:
         return {"suit": self.suit, "name": self.name, "base": list(self.base),
@@ -40,6 +72,14 @@ class ItemView:
     code: str
     name: str
     blurb: str
+
+    def __init__(self, code: str, name: str, blurb: str) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "blurb", blurb)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), _fields_of(self))
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "name": self.name, "blurb": self.blurb}
@@ -54,6 +94,21 @@ class PathwayView:
     description: str | None
     hint: dict[str, str] | None
     face: str | None
+
+    def __init__(
+        self,
+        position: int,
+        description: str | None,
+        hint: dict[str, str] | None,
+        face: str | None,
+    ) -> None:
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "hint", hint)
+        object.__setattr__(self, "face", face)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), _fields_of(self))
 
     def to_json(self) -> dict[str, Any]:
         return {"position": self.position, "description": self.description,
@@ -75,6 +130,33 @@ class PlanView:
     rolls: tuple[int, ...]
     reasons: dict[str, Any] | None = None
     """The rubric's reasons source by source (games/perils/rubric.py `explanation_json`)."""
+
+    def __init__(
+        self,
+        channel: str | None,
+        items: tuple[str, ...],
+        text: str,
+        judged: bool,
+        approve_channel: bool,
+        approve_items: tuple[str, ...],
+        advantage: bool,
+        bonus: int,
+        rolls: tuple[int, ...],
+        reasons: dict[str, Any] | None = None,
+    ) -> None:
+        object.__setattr__(self, "channel", channel)
+        object.__setattr__(self, "items", items)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "judged", judged)
+        object.__setattr__(self, "approve_channel", approve_channel)
+        object.__setattr__(self, "approve_items", approve_items)
+        object.__setattr__(self, "advantage", advantage)
+        object.__setattr__(self, "bonus", bonus)
+        object.__setattr__(self, "rolls", rolls)
+        object.__setattr__(self, "reasons", reasons)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), _fields_of(self))
 
     def to_json(self) -> dict[str, Any]:
         return {"channel": self.channel, "items": list(self.items), "text": self.text,
@@ -129,6 +211,89 @@ class PerilsView:
     """The damage cards that still count: a healing gift closes the latest wound (PP-A5's
     count model), so `damage` is the history and `wounds` what the Hero carries now."""
 
+    def __init__(
+        self,
+        seat: int | None,
+        role: str,
+        phase: str,
+        stage: str,
+        round: int,
+        sense: str,
+        theme: str,
+        theme_title: str,
+        archetype: str | None,
+        archetype_name: str | None,
+        skills: tuple[SkillView, ...],
+        health: int,
+        max_health: int,
+        damage: tuple[str, ...],
+        items: tuple[ItemView, ...],
+        draw_count: int,
+        pathways: tuple[PathwayView, ...],
+        current: str | None,
+        current_kind: str | None,
+        difficulty: int | None,
+        plan: PlanView | None,
+        big_bads_remaining: int,
+        big_bads_defeated: tuple[str, ...],
+        big_bads_failed: tuple[str, ...],
+        table: dict[str, int],
+        spent: tuple[str, ...],
+        unchosen_faces: tuple[str, ...] | None,
+        lost_pending: tuple[str, ...],
+        levels_to_lose: int,
+        prize: str,
+        to_act: int | None,
+        legal: tuple[dict[str, Any], ...],
+        outcome: dict[str, Any] | None,
+        suggestions: tuple[str, ...] | None,
+        options: dict[str, Any],
+        current_thing: str | None = None,
+        odds: PerilOdds | None = None,
+        wounds: tuple[str, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "role", role)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "stage", stage)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "sense", sense)
+        object.__setattr__(self, "theme", theme)
+        object.__setattr__(self, "theme_title", theme_title)
+        object.__setattr__(self, "archetype", archetype)
+        object.__setattr__(self, "archetype_name", archetype_name)
+        object.__setattr__(self, "skills", skills)
+        object.__setattr__(self, "health", health)
+        object.__setattr__(self, "max_health", max_health)
+        object.__setattr__(self, "damage", damage)
+        object.__setattr__(self, "items", items)
+        object.__setattr__(self, "draw_count", draw_count)
+        object.__setattr__(self, "pathways", pathways)
+        object.__setattr__(self, "current", current)
+        object.__setattr__(self, "current_kind", current_kind)
+        object.__setattr__(self, "difficulty", difficulty)
+        object.__setattr__(self, "plan", plan)
+        object.__setattr__(self, "big_bads_remaining", big_bads_remaining)
+        object.__setattr__(self, "big_bads_defeated", big_bads_defeated)
+        object.__setattr__(self, "big_bads_failed", big_bads_failed)
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "spent", spent)
+        object.__setattr__(self, "unchosen_faces", unchosen_faces)
+        object.__setattr__(self, "lost_pending", lost_pending)
+        object.__setattr__(self, "levels_to_lose", levels_to_lose)
+        object.__setattr__(self, "prize", prize)
+        object.__setattr__(self, "to_act", to_act)
+        object.__setattr__(self, "legal", legal)
+        object.__setattr__(self, "outcome", outcome)
+        object.__setattr__(self, "suggestions", suggestions)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "current_thing", current_thing)
+        object.__setattr__(self, "odds", odds)
+        object.__setattr__(self, "wounds", wounds)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), _fields_of(self))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": "perils",
@@ -181,10 +346,26 @@ class PerilsView:
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_JSON_BY_ID: dict[int, tuple[Action, dict[str, Any]]] = {}
+
+
+def _action_json(action: Action) -> dict[str, Any]:
+    """`action.to_json()`, shared (never mutated: a view's `to_json` copies it). The rules'
+    legal lists share their action instances, so the memo is first by identity (an action's
+    dataclass hash runs interpreted, field by field); the entry holds the action, so its id
+    cannot be reused while the entry lives."""
+    hit = _JSON_BY_ID.get(id(action))
+    if hit is not None and hit[0] is action:
+        return hit[1]
+    data = _action_json_by_value(action)
+    if len(_JSON_BY_ID) > 4096:
+        _JSON_BY_ID.clear()
+    _JSON_BY_ID[id(action)] = (action, data)
+    return data
 
 
 @lru_cache(maxsize=4096)
-def _action_json(action: Action) -> dict[str, Any]:
+def _action_json_by_value(action: Action) -> dict[str, Any]:
     cls = type(action)
     if cls.to_json is not Action.to_json:
         return action.to_json()
@@ -253,9 +434,8 @@ def build_view(
     unchosen_faces: tuple[str, ...] | None = None
     if teller or state.options.reveal_unchosen or state.phase == "over":
         unchosen_faces = tuple(state.unchosen)
-    # Built as by the generated __init__, field for field (`_new`): a frozen dataclass's own
-    # __init__ costs about 1 us per field, and a simulation builds a view at every decision.
-    return _new(PerilsView, {
+    # A simulation builds a view at every decision: see `_new`.
+    view: PerilsView = _new(PerilsView, {
         "seat": seat,
         "role": ROLES.get(seat, "watcher"),
         "phase": state.phase,
@@ -301,15 +481,27 @@ def build_view(
             stage=state.stage, hero=seat == 0),
         "wounds": _wounds(state.damage, state.health, max_health),
     })
+    return view
 
 
-_T = TypeVar("_T")
+def _probe() -> None:
+    """A function whose type tells whether this module runs compiled (no `__code__` then)."""
 
 
-def _new(cls: type[_T], values: dict[str, Any]) -> _T:
-    """An instance of the frozen dataclass `cls` with exactly these field values, as its
-    generated __init__ would make it (tests/games/perils/test_perils_views_fast.py checks the
-    two are equal for every view class) but without a call per field."""
+_COMPILED = not hasattr(_probe, "__code__")
+
+
+def _new(cls: type[Any], values: dict[str, Any]) -> Any:
+    """An instance of the frozen dataclass `cls` with exactly these field values, given in the
+    order of its fields.
+
+    Compiled, its own `__init__` is a C function, called with the values as positional
+    arguments (by keyword, matching 38 names cost about 30,000 instructions a view). Pure, the
+    instance is filled as that `__init__` would fill it, without a call per field. Either way
+    tests/games/perils/test_perils_views_fast.py checks the result equals the constructor's
+    by field name, and the key order."""
+    if _COMPILED:
+        return cls(*values.values())
     obj = object.__new__(cls)
     obj.__dict__.update(values)
     return obj

@@ -65,8 +65,8 @@ _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _RANK = {code: card(code).rank for code in DECK_54}
 _PRIZES: dict[tuple[Any, ...], str] = {}
 QUIET_DESCRIPTION = "(not narrated)"
-_DEFAULT_OPTIONS = PerilsOptions()  # frozen: one shared default (a fresh one cost ~40 us a game)
 """What a quiet rules object (`narrate=False`) suggests for every pathway instead of words."""
+_DEFAULT_OPTIONS = PerilsOptions()  # frozen: one shared default (a fresh one cost ~40 us a game)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)

@@ -14,13 +14,14 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from loopkit import run_on_own_loop
+from storerows import running_row
 
 from pocketgalaxy.web import payloads
 from pocketgalaxy.web.errors import WebError
 from pocketgalaxy.web.hub import Hub
 from pocketgalaxy.web.live import Conn, encode
 from pocketgalaxy.web.settings import Settings
-from pocketgalaxy.web.store import GameRow, StaleWrite, Store, games_table, now
+from pocketgalaxy.web.store import StaleWrite, Store, games_table
 
 WRITE_S = 0.3  # how long the slowed store write takes
 
@@ -172,21 +173,10 @@ def test_a_failed_write_changes_nothing_and_resends_a_snapshot_to_whoever_saw_it
     _run(tmp_path, scenario)
 
 
-def _row(game_id: str) -> GameRow:
-    stamp = now()
-    return GameRow(
-        id=game_id, game="adventure", options={}, players=2, seed=5, pinned=None,
-        seats=[{"seat": 0, "kind": "human", "name": "A"}, {"seat": 1, "kind": "human",
-                                                         "name": "B"}],
-        creator_token_hash="0" * 64, takeover_after_s=None, turn_clock_s=None,
-        status="running", outcome=None, action_count=0, created_at=stamp, updated_at=stamp,
-    )
-
-
 def test_the_action_write_counts_ends_and_refuses_a_taken_index(database_url: str) -> None:
     store = Store(database_url)
     try:
-        store.insert_game(_row("g1"))
+        store.insert_game(running_row("g1"))
         store.append_action("g1", 0, 0, {"type": "Draw", "n": 1}, "person")
         store.append_action("g1", 1, 1, {"type": "Pass"}, "bot")
         with pytest.raises(StaleWrite):

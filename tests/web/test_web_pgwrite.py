@@ -6,27 +6,17 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
+from storerows import running_row
 
 from pocketgalaxy.web import pgwrite
-from pocketgalaxy.web.store import GameRow, StaleWrite, Store, actions_table, games_table, now
-
-
-def _row(game_id: str) -> GameRow:
-    stamp = now()
-    return GameRow(
-        id=game_id, game="adventure", options={}, players=2, seed=5, pinned=None,
-        seats=[{"seat": 0, "kind": "human", "name": "A"}, {"seat": 1, "kind": "human",
-                                                         "name": "B"}],
-        creator_token_hash="0" * 64, takeover_after_s=None, turn_clock_s=None,
-        status="running", outcome=None, action_count=0, created_at=stamp, updated_at=stamp,
-    )
+from pocketgalaxy.web.store import StaleWrite, Store, actions_table, games_table, now
 
 
 def test_the_driver_write_stores_the_row_and_the_count_and_refuses_a_taken_index(
         pg_url: str) -> None:
     store = Store(pg_url)
     try:
-        store.insert_game(_row("g1"))
+        store.insert_game(running_row("g1"))
         store.append_action("g1", 0, 1, {"type": "Move", "to": [2, 3], "word": "Élan"}, "person")
         with pytest.raises(StaleWrite, match="action 0 of game g1 is already stored"):
             store.append_action("g1", 0, 0, {"type": "Other"}, "bot")

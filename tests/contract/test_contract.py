@@ -174,3 +174,21 @@ def test_views_are_json_and_hide_the_generator(name: str, players: int) -> None:
     # A watcher sees exactly the public events.
     public = visible_events((e for _, e in session.log), None)
     assert session.events_for(None) == public
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_the_view_for_a_turn_is_the_view(name: str, players: int) -> None:
+    """`view_for_turn` (handed the legal list just listed, as the simulation runner does) shows
+    every seat and a watcher exactly what `view` shows, at every step of a random game."""
+    rules = games()[name]
+    state = rules.new(None, 43, players=players)
+    chooser = Rng(44)
+    for _ in range(150):
+        seat = rules.to_act(state)
+        if seat is None:
+            break
+        legal = rules.legal_actions(state, seat)
+        assert rules.view_for_turn(state, seat, legal) == rules.view(state, seat)
+        for who in [*range(players), None]:
+            assert rules.view_for_turn(state, who, None) == rules.view(state, who)
+        state, _ = rules.apply(state, seat, chooser.choice(legal))

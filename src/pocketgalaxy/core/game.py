@@ -158,6 +158,12 @@ class GameRules(ABC, Generic[S, OptT]):
     def view(self, state: S, seat: int | None) -> Any:
         """What `seat` may know (None: a watcher who sees only what everyone sees)."""
 
+    def view_for_turn(self, state: S, seat: int | None, legal_now: list[Action] | None) -> Any:
+        """`view`, for a caller that has just listed the acting seat's legal actions of this
+        very state (`legal_now`), so rules whose view holds that list need not list it again
+        (Perils overrides this). The same view either way."""
+        return self.view(state, seat)
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """None while the game runs."""

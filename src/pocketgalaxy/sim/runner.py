@@ -167,9 +167,6 @@ def play_one(
     # Agents that keep no memory (Agent.observe as is) are not handed their events.
     observe = [(seat, agent) for seat, agent in agents.items()
                if type(agent).observe is not Agent.observe]
-    # Perils' rules take the legal list just listed, rather than listing it again for the view.
-    view_for_turn: Callable[[Any, int, list[Any]], Any] | None = getattr(
-        rules, "view_for_turn", None)
     clock = time.perf_counter
     seat: int | None = rules.to_act(state)
     while seat is not None:
@@ -178,8 +175,7 @@ def play_one(
         if len(legal) == 1 and agent.forced_is_first:
             action = legal[0]  # the agent would take it without a look (Agent.forced_is_first)
         else:
-            view = (view_for_turn(state, seat, legal) if view_for_turn is not None
-                    else rules.view(state, seat))
+            view = rules.view_for_turn(state, seat, legal)  # the list just made, not again
             t0 = clock()
             action = agent.act(view, legal)
             spent[seat] += clock() - t0

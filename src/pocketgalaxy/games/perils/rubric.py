@@ -494,6 +494,7 @@ class PlanJudge:
             needs = got_needs
         return Judgement(False, (), False, tuple(credits), needs)
 
+
 def _surface(words: list[str], exclude: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """A word list's surface forms: each word's parts, in order, once, without stopwords and
     `exclude` (what `_Words.surface` holds; no stemming)."""

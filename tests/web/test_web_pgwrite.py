@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 from storerows import running_row
 
-from pocketgalaxy.web import pgwrite
+from pocketgalaxy.web.live import encode
 from pocketgalaxy.web.store import StaleWrite, Store, actions_table, games_table, now
 
 
@@ -43,6 +43,6 @@ def test_the_driver_write_stores_the_row_and_the_count_and_refuses_a_taken_index
         store.dispose()
 
 
-def test_json_text_is_compact_and_takes_what_orjson_refuses() -> None:
-    assert pgwrite.json_text({"a": [1, None], "b": "é"}) == '{"a":[1,null],"b":"é"}'
-    assert pgwrite.json_text({"n": 2**70}) == '{"n":1180591620717411303424}'
+def test_the_stored_json_is_compact_and_takes_what_orjson_refuses() -> None:
+    assert encode({"a": [1, None], "b": "é"}) == '{"a":[1,null],"b":"é"}'
+    assert encode({"n": 2**70}) == '{"n":1180591620717411303424}'

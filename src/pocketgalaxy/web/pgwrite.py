@@ -13,11 +13,11 @@ store turns into `StaleWrite`. A connection that broke is invalidated, not poole
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
-import orjson
 from sqlalchemy.engine import Engine
+
+from pocketgalaxy.web.live import encode  # the one compact JSON writer (orjson, json fallback)
 
 _INSERT = ('WITH ins AS (INSERT INTO actions (game_id, idx, seat, action, "by", created_at) '
            "VALUES (%(game)s, %(idx)s, %(seat)s, %(action)s::json, %(by)s, %(stamp)s) "
@@ -29,14 +29,6 @@ _END = _INSERT + ("UPDATE games SET action_count = %(n)s, updated_at = %(stamp)s
                   "WHERE games.id = (SELECT game_id FROM ins)")
 
 
-def json_text(value: Any) -> str:
-    """Compact JSON (orjson; json for what orjson refuses, e.g. integers beyond 64 bits)."""
-    try:
-        return orjson.dumps(value).decode("utf-8")
-    except TypeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 class Refused(Exception):
     """The database refused the row (the index is taken, or the game is not stored)."""
 
@@ -46,10 +38,10 @@ def append(engine: Engine, game_id: str, idx: int, seat: int, action: dict[str, 
     """Write action `idx` and the game's new count (and, if it ended the game, its outcome)."""
     dbapi = engine.dialect.loaded_dbapi
     params: dict[str, Any] = {"game": game_id, "idx": idx, "seat": seat,
-                              "action": json_text(action), "by": by, "stamp": stamp,
+                              "action": encode(action), "by": by, "stamp": stamp,
                               "n": idx + 1}
     if outcome is not None:
-        params["outcome"] = json_text(outcome)
+        params["outcome"] = encode(outcome)
     fairy = engine.raw_connection()
     try:
         conn = fairy.driver_connection

@@ -16,7 +16,10 @@ shared with other work does not change: under valgrind's callgrind (Debian: `apt
 valgrind`), one process plays W warm-up games, another the same W and then N more, and the
 difference over N is the instructions of a warm game (the runner's `play_one`, the options
 parsed once, as `play_chunk` does). About 50 times slower than a plain run: N of 30 is enough,
-the count varies by well under 1% between runs.
+the count varies by well under 1% between runs. With `--functions K` it also prints the K
+functions with the most inclusive instructions per warm game (callgrind_annotate, the warm-up
+process's counts subtracted). Only compiled functions are listed, by their C names
+(`CPyDef_module___name`): interpreted code shows in callgrind only as the interpreter's frames.
 """
 
 from __future__ import annotations
@@ -91,8 +94,10 @@ for i in range(n):
 """
 
 
-def _callgrind(src: str, warm: int, games: int, seed: int, hero: str, teller: str) -> int:
-    """Instructions a process from the tree `src` runs for `warm` then `games` games."""
+def _callgrind(src: str, warm: int, games: int, seed: int, hero: str, teller: str
+               ) -> tuple[int, dict[str, int]]:
+    """Instructions a process from the tree `src` runs for `warm` then `games` games, and the
+    inclusive instructions of each function (callgrind_annotate's names)."""
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "games.py"
         script.write_text(_GAMES, encoding="utf-8")
@@ -100,33 +105,53 @@ def _callgrind(src: str, warm: int, games: int, seed: int, hero: str, teller: st
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out",
              sys.executable, str(script), str(warm), str(games), str(seed), hero, teller],
             env=dict(os.environ, PYTHONPATH=src), capture_output=True, text=True, check=True)
-    found = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
-    if found is None:
-        raise SystemExit(f"no instruction count in valgrind's output: {out.stderr[-500:]}")
-    return int(found.group(1))
+        found = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
+        if found is None:
+            raise SystemExit(f"no instruction count in valgrind's output: {out.stderr[-500:]}")
+        table = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100",
+                                f"{tmp}/out"], capture_output=True, text=True, check=True).stdout
+    functions: dict[str, int] = {}
+    for line in table.splitlines():
+        row = _ROW.match(line)
+        if row:
+            name = row.group(2).split(" [")[0].strip()
+            functions[name] = functions.get(name, 0) + int(row.group(1).replace(",", ""))
+    return int(found.group(1)), functions
 
 
-def instructions(src: str, games: int, warm: int, seed: int, hero: str, teller: str
-                 ) -> dict[str, Any]:
-    """Instructions of one warm game from the tree `src` (see the module text)."""
-    base = _callgrind(src, warm, 0, seed, hero, teller)
-    total = _callgrind(src, warm, games, seed, hero, teller)
+_ROW = re.compile(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)")
+
+
+def instructions(src: str, games: int, warm: int, seed: int, hero: str, teller: str,
+                 functions: int = 0) -> dict[str, Any]:
+    """Instructions of one warm game from the tree `src` (see the module text), and with
+    `functions` the most costly functions' inclusive instructions per warm game."""
+    base, base_fns = _callgrind(src, warm, 0, seed, hero, teller)
+    total, total_fns = _callgrind(src, warm, games, seed, hero, teller)
+    # The project's compiled functions (C names CPyDef_...): the interpreter's own frames and the
+    # C library say little about which of our functions to change.
+    per_fn = sorted(((v - base_fns.get(k, 0)) / games, k.removeprefix("???:"))
+                    for k, v in total_fns.items() if "CPyDef_" in k)
+    top = [{"function": k, "per_game": round(v)} for v, k in reversed(per_fn[-functions:])
+           if functions]
     return {"src": src, "games": games, "warm": warm, "path": speed_path(src),
-            "per_game": round((total - base) / games)}
+            "per_game": round((total - base) / games), "functions": top}
 
 
 def _instructions_main(args: argparse.Namespace) -> None:
     if shutil.which("valgrind") is None:
         raise SystemExit("--instructions needs valgrind (Debian: apt-get install valgrind)")
     trees = [HERE_SRC] + ([args.compare] if args.compare else [])
-    rows = [instructions(t, args.instructions, args.warm, args.seed, args.hero, args.teller)
-            for t in trees]
+    rows = [instructions(t, args.instructions, args.warm, args.seed, args.hero, args.teller,
+                         args.functions) for t in trees]
     if args.json:
         print(json.dumps(rows, indent=1))
         return
     for row in rows:
         print(f"  {row['per_game'] / 1e6:7.2f} M instructions a warm game ({row['games']} after "
               f"{row['warm']} warm-up games; {row['src']}, {row['path']})")
+        for fn in row["functions"]:
+            print(f"    {fn['per_game'] / 1e6:7.3f} M  {fn['function'][:110]}")
     if len(rows) == 2:
         print(f"  x{rows[1]['per_game'] / rows[0]['per_game']:.2f} fewer than {args.compare}")
 
@@ -159,6 +184,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--instructions", type=int, metavar="N", default=0,
                         help="count the instructions of N warm games under callgrind instead")
     parser.add_argument("--warm", type=int, default=30, help="warm-up games (--instructions)")
+    parser.add_argument("--functions", type=int, metavar="K", default=0,
+                        help="with --instructions: the K costliest functions per warm game")
     args = parser.parse_args(argv)
     if args.instructions:
         if args.instructions < 1 or args.warm < 0:

@@ -14,9 +14,10 @@ reports are the same bytes (the speed work must not change a result). Each tree'
 `--instructions N` measures instead what a game costs in CPU instructions, which a machine
 shared with other work does not change: under valgrind's callgrind (Debian: `apt-get install
 valgrind`), one process plays W warm-up games, another the same W and then N more, and the
-difference over N is the instructions of a warm game (the runner's `play_one`, the options
-parsed once, as `play_chunk` does). About 50 times slower than a plain run: N of 30 is enough,
-the count varies by well under 1% between runs. With `--functions K` it also prints the K
+difference over N is the instructions of a warm game (the runner's `play_one`, with the simulate
+command's default options, `teller_policy=approve_all`, parsed once, as `play_chunk` does).
+About 50 times slower than a plain run: N of 30 is enough, the count varies by well under 1%
+between runs. With `--functions K` it also prints the K
 functions with the most inclusive instructions per warm game (callgrind_annotate, the warm-up
 process's counts subtracted). Only compiled functions are listed, by their C names
 (`CPyDef_module___name`): interpreted code shows in callgrind only as the interpreter's frames.
@@ -86,7 +87,12 @@ from pocketgalaxy.sim.runner import derive_seed, play_one, sim_rules
 warm, n, seed, hero, teller = (int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]),
                                sys.argv[4], sys.argv[5])
 rules = sim_rules("perils")
-options = options_from_json(rules.options_type, None)
+# The simulate command's own defaults (teller_policy=approve_all), as the timed runs play.
+try:
+    from pocketgalaxy.cli.simulate_cmd import PERILS_SIM_DEFAULTS as defaults
+except ImportError:  # a tree from before that name: the same default, written out
+    defaults = {"teller_policy": "approve_all"}
+options = options_from_json(rules.options_type, dict(defaults))
 for i in range(warm):
     play_one(rules, (hero, teller), derive_seed(seed + 1, i), options)
 for i in range(n):

@@ -67,11 +67,21 @@ def _probe() -> None:
 _NATIVE: Final = not hasattr(_probe, "__code__")
 _TWO64: Final = 1 << 64
 _TWO63: Final = 1 << 63
-# things.mix's constants as signed 64-bit values (each unsigned constant above 2**63 minus 2**64).
 _MIX_START_S: Final[i64] = 0x243F6A8885A308D3
-_GAMMA_S: Final[i64] = -7046029254386353131  # 0x9E3779B97F4A7C15
-_MIX1_S: Final[i64] = -4658895280553007687  # 0xBF58476D1CE4E5B9
-_MIX2_S: Final[i64] = -7723592293110705685  # 0x94D049BB133111EB
+
+
+class _MixConstants:
+    """things.mix's constants as signed 64-bit values (each unsigned constant above 2**63 minus
+    2**64), held in native fields: compiled, a module constant beyond 2**62 is a boxed integer
+    converted at every use (three conversions a step), a native field is read as it is."""
+
+    def __init__(self) -> None:
+        self.gamma: i64 = -7046029254386353131  # 0x9E3779B97F4A7C15
+        self.mix1: i64 = -4658895280553007687  # 0xBF58476D1CE4E5B9
+        self.mix2: i64 = -7723592293110705685  # 0x94D049BB133111EB
+
+
+_K: Final = _MixConstants()
 
 
 def mix_parts(parts: tuple[int, ...]) -> int:
@@ -90,10 +100,10 @@ def mix_parts(parts: tuple[int, ...]) -> int:
 
 def _mix_step(value: i64, part: i64) -> i64:
     """One part of `mix` (compiled only): `part` is the part's 64 bits as a signed number."""
-    value = (value ^ part) + _GAMMA_S
-    z: i64 = value
-    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _MIX1_S
-    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _MIX2_S
+    k = _K
+    z: i64 = (value ^ part) + k.gamma
+    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * k.mix1
+    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * k.mix2
     return z ^ ((z >> 31) & 0x1FFFFFFFF)
 
 
@@ -116,7 +126,7 @@ def cue_stream(narration_seed: int, round_no: int, position: int) -> Rng:
         value = _mix_step(_MIX_START_S, u - _TWO64 if u >= _TWO63 else u)
         _LAST_SEED = (narration_seed, value)
     value = _mix_step(_mix_step(_mix_step(value, round_no), position), 0xC0E)
-    return Rng(int(value) & _MASK)
+    return Rng(int(value))  # the signed twin: Rng takes its seed's 64 bits, as `mix` gives them
 
 
 def card_kind(code: str) -> str:
@@ -224,7 +234,7 @@ def plan_cues(state: PerilsState, theme: Theme, sense: str) -> tuple[Cue, ...]:
     """The cue of each current pathway (a pure function of the narration seed and round)."""
     opts = state.options
     cast = _cast(theme, state.narration_seed, opts.clarity)
-    modes = _for_options(opts)[1]
+    modes = _for_options(opts, theme)[2]
     out = []
     for i, code in enumerate(state.pathways):
         rng = cue_stream(state.narration_seed, state.round, i)
@@ -235,6 +245,11 @@ def plan_cues(state: PerilsState, theme: Theme, sense: str) -> tuple[Cue, ...]:
 
 # The last game's cast: (theme, narration seed, plain or not, cast), replaced whole.
 _LAST_CAST: tuple[Theme, int, bool, dict[str, Thing]] | None = None
+
+
+def cast_for(state: PerilsState, theme: Theme) -> dict[str, Thing]:
+    """This game's card code -> thing (`content.thing_for`'s, for the theme of its options)."""
+    return _cast(theme, state.narration_seed, state.options.clarity)
 
 
 def _cast(theme: Theme, narration_seed: int, clarity: str) -> dict[str, Thing]:
@@ -249,20 +264,20 @@ def _cast(theme: Theme, narration_seed: int, clarity: str) -> dict[str, Thing]:
     return cast
 
 
-# The last options' cue modes by card kind, and their hints by what `conveyed` reads.
-_LAST_MODES: tuple[PerilsOptions, dict[str, tuple[tuple[str, float], ...]],
+# The last options and theme: their cue modes by card kind, and hints by what `conveyed` reads.
+_LAST_MODES: tuple[PerilsOptions, Theme, dict[str, tuple[tuple[str, float], ...]],
                    dict[tuple[object, ...], dict[str, str]]] | None = None
 
 
-def _for_options(opts: PerilsOptions) -> tuple[PerilsOptions,
-                                              dict[str, tuple[tuple[str, float], ...]],
-                                              dict[tuple[object, ...], dict[str, str]]]:
+def _for_options(opts: PerilsOptions, theme: Theme
+                 ) -> tuple[PerilsOptions, Theme, dict[str, tuple[tuple[str, float], ...]],
+                            dict[tuple[object, ...], dict[str, str]]]:
     global _LAST_MODES
     last = _LAST_MODES
-    if last is None or last[0] is not opts:
+    if last is None or last[0] is not opts or last[1] is not theme:
         modes = {kind: _modes(kind, opts.clarity, opts.hint_fidelity, opts.disguise)
                  for kind in ("peril", "big_bad", "gift", "item")}
-        last = _LAST_MODES = (opts, modes, {})
+        last = _LAST_MODES = (opts, theme, modes, {})
     return last
 
 
@@ -291,14 +306,14 @@ def _draw_from(modes: tuple[tuple[str, float], ...], rng: Rng) -> str:
 def hint_for_state(state: PerilsState, theme: Theme, sense: str) -> list[dict[str, str]]:
     """The structured hint of each current pathway's computer description (each a new dict)."""
     opts = state.options
-    hints = _for_options(opts)[2]
+    hints = _for_options(opts, theme)[3]
     showdown = state.stage == "showdown"
     out = []
     for cue in plan_cues(state, theme, sense):
-        # `conveyed` is a pure function of these few values and the options (this memo's):
-        # a few hundred keys recur all through a simulation.
-        thing = cue.thing
-        key = (cue.code, cue.mode, thing.kind, thing.suits, thing.difficulty, showdown)
+        # `conveyed` is a pure function of the card, the mode, the thing (one of this memo's
+        # theme, by its id), the options (this memo's) and the stage: a few hundred keys recur
+        # all through a simulation.
+        key = (cue.code, cue.mode, cue.thing.id, showdown)
         hint = hints.get(key)
         if hint is None:
             if len(hints) > 4096:

@@ -39,6 +39,7 @@ from pocketgalaxy.games.perils.actions import (
 from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme, thing_for
 from pocketgalaxy.games.perils.narration import (
     card_kind,
+    cast_for,
     hint_for_state,
     narration_seed_for,
     prize_of,
@@ -534,7 +535,7 @@ class PerilsRules(ZeroHealthPenalty):
         sense = self.sense(state)
         hints: list[dict[str, str] | None] | None = None
         suggested = state.suggested
-        if any(suggested):
+        if True in suggested:
             told = hint_for_state(state, theme, sense)
             hints = [told[i] if i < len(suggested) and suggested[i] else None
                      for i in range(len(state.pathways))]
@@ -555,7 +556,7 @@ class PerilsRules(ZeroHealthPenalty):
             suggestions=suggestions,
             plan_reasons=self._plan_reasons(state),
             max_health=max(state.options.max_health, state.start_health),
-            current_thing=thing_for(state, current).id if current else None,
+            current_thing=cast_for(state, theme)[current].id if current else None,
         )
 
 

@@ -435,7 +435,11 @@ def build_view(
     current = state.current
     odds = None
     if current is not None and difficulty is not None and phase in _ODDS_PHASES:
-        odds = fixed.odds(state, current, difficulty, levels, bonus, seat == 0)
+        odds = odds_for_state(
+            phase=phase, current=current, difficulty=difficulty, levels=levels,
+            inventory=state.inventory, options=opts, plan_channel=state.plan_channel,
+            plan_items=state.plan_items, judged_bonus=bonus, advantage=state.advantage,
+            stage=state.stage, hero=seat == 0)
     return PerilsView(
         seat,
         ROLES.get(seat, "watcher"),
@@ -481,13 +485,12 @@ def build_view(
 
 _ODDS_PHASES: Final = frozenset(("plan", "judge", "roll"))
 _SUITS: Final = ("D", "C", "S", "H")
-_MEMO_LIMIT: Final = 4096
 
 
 class _Fixed:
     """What the views of one theme under one set of options share, worked out once: names,
-    the options as JSON, the item views, the prize of the last game, the skills of the last
-    skill cards seen, and the odds by what they read. Entries that change are tuples replaced
+    the options as JSON, the item views, the prize of the last game and the skills of the last
+    skill cards seen. Entries that change are tuples replaced
     whole, so a reader on another thread sees an old entry or a new one, never half of each."""
 
     def __init__(self, theme: Theme, options: PerilsOptions) -> None:
@@ -504,7 +507,6 @@ class _Fixed:
         # (base, tucked, skills, levels): the last skill cards and what the view makes of them.
         self.last_skills: tuple[list[str], dict[str, list[str]], tuple[SkillView, ...],
                                 dict[str, int]] | None = None
-        self.odds_memo: dict[tuple[Any, ...], PerilOdds | None] = {}
 
     def archetype_name(self, archetype_id: str | None) -> str | None:
         if not archetype_id:
@@ -552,24 +554,6 @@ class _Fixed:
                             levels)
         return skills, levels
 
-    def odds(self, state: PerilsState, current: str, difficulty: int, levels: dict[str, int],
-             bonus: int, hero: bool) -> PerilOdds | None:
-        """`odds_for_state`, memoised on everything it reads (the options are this object's)."""
-        key = (state.phase, current, difficulty, levels["D"], levels["C"], levels["S"],
-               levels["H"], tuple(state.inventory), state.plan_channel, tuple(state.plan_items),
-               bonus, state.advantage, state.stage, hero)
-        memo = self.odds_memo
-        if key in memo:
-            return memo[key]
-        if len(memo) > _MEMO_LIMIT:
-            memo.clear()
-        odds = memo[key] = odds_for_state(
-            phase=state.phase, current=current, difficulty=difficulty, levels=levels,
-            inventory=state.inventory, options=self.options, plan_channel=state.plan_channel,
-            plan_items=state.plan_items, judged_bonus=bonus, advantage=state.advantage,
-            stage=state.stage, hero=hero)
-        return odds
-
 
 # The last theme and options' shared values (a simulation plays one set all along).
 _FIXED: _Fixed | None = None
@@ -588,8 +572,11 @@ _ACES = frozenset(("AD", "AC", "AS", "AH"))
 
 def _aces(pathways: list[str], current: str | None) -> int:
     """Big Bads face down in front of the Hero or being faced."""
-    n = sum(1 for c in pathways if c in _ACES)
-    return n + 1 if current is not None and current in _ACES else n
+    n = 1 if current is not None and current in _ACES else 0
+    for c in pathways:
+        if c in _ACES:
+            n += 1
+    return n
 
 
 def _wounds(damage: list[str], health: int, max_health: int) -> tuple[str, ...]:

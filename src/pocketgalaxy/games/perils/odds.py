@@ -21,7 +21,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final
 
-from pocketgalaxy.core.cards import card
 from pocketgalaxy.games.perils.options import PerilsOptions
 
 DIE_FACES: Final = 6
@@ -113,21 +112,32 @@ def best_bonus(peril: str, levels: dict[str, int], inventory: list[str],
     """The most a plan could earn against `peril` and its number of sources: one channelled
     skill (+1, or its level) and every usable item (+1 each), all approved (PP-R13, PP-A6,
     PP-A8)."""
-    suits = _SKILL_SUITS + (("H",) if options.heart_is_skill else ())
     peril_suit = _suit(peril)
-    best = (0, 0)
-    for channel in (None, *(s for s in suits if s != peril_suit)):
+    by_level = options.channel_bonus == "level"
+    restricted = options.item_suit_restriction
+    channels: list[str | None] = [None]
+    for suit in _SKILL_SUITS + (("H",) if options.heart_is_skill else ()):
+        if suit != peril_suit:
+            channels.append(suit)
+    # The largest (bonus, sources) pair, compared as tuples are.
+    best_gain = best_sources = 0
+    for channel in channels:
         gain = sources = 0
         if channel is not None:
-            gain = levels[channel] if options.channel_bonus == "level" else 1
+            gain = levels[channel] if by_level else 1
             sources = 1
-        if options.item_suit_restriction:
-            ok = {peril_suit, channel}
-            items = sum(1 for c in inventory if card(c).is_joker or _suit(c) in ok)
-        else:
-            items = len(inventory)
-        best = max(best, (gain + items, sources + items))
-    return best
+        items = len(inventory)
+        if restricted:  # jokers (suit "*") fit every peril and channel
+            items = 0
+            for code in inventory:
+                suit = _suit(code)
+                if suit == "*" or suit == peril_suit or suit == channel:
+                    items += 1
+        gain += items
+        sources += items
+        if gain > best_gain or (gain == best_gain and sources > best_sources):
+            best_gain, best_sources = gain, sources
+    return best_gain, best_sources
 
 
 @dataclass(frozen=True)

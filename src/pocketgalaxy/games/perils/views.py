@@ -33,7 +33,7 @@ from pocketgalaxy.games.perils.state import PerilsState
 # frozen guard): compiled, it stores each field in C, where the dataclass-made `__init__` stays
 # interpreted code (docs/speed.md). Parameters are the fields, in order.
 
-ROLES: dict[int | None, str] = {0: "hero", 1: "teller", None: "watcher"}
+ROLES: Final[dict[int | None, str]] = {0: "hero", 1: "teller", None: "watcher"}
 
 
 def _fields_of(obj: object) -> tuple[Any, ...]:
@@ -567,7 +567,7 @@ def _fixed_for(theme: Theme, options: PerilsOptions) -> _Fixed:
     return fixed
 
 
-_ACES = frozenset(("AD", "AC", "AS", "AH"))
+_ACES: Final = frozenset(("AD", "AC", "AS", "AH"))
 
 
 def _aces(pathways: list[str], current: str | None) -> int:

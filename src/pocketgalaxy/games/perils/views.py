@@ -11,7 +11,12 @@ Compiled with mypyc (scripts/compile_core.py, "The Perils million" in docs/speed
 built at every decision of a simulation. The view classes stay frozen dataclasses; each has a
 `__reduce__` (a constructor call, as `Action` and `Event` have), because a compiled class has no
 bare `__new__` for pickle and copy to use, and views are pickled and deep-copied (worker
-processes, the web table's thinking copies).
+processes, the web table's thinking copies). `build_view` calls each constructor with its
+values in field order; what the views of one theme and options share (names, the options as
+JSON, item views, the prize, the last skills) is worked out once (`_Fixed`). A view keeps the
+acting seat's legal actions (`legal_actions`) and makes their JSON only when read (`legal`,
+`to_json`): the computer players read the actions. The odds are asked for only while a peril
+waits for its roll.
 """
 
 from __future__ import annotations

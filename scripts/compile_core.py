@@ -34,10 +34,10 @@ BUILD = ROOT / "build" / "mypyc"
 # core/errors.py (exception classes, subclassed by the shells and raised only on refusals),
 # core/mypyc_marks.py (has a stub), the packages' __init__ files, games/adventure/options.py and
 # games/perils/options.py (compiled, a class's annotations become plain classes, and the options'
-# Literal types are read at run time), games/adventure/views.py, games/adventure/content.py and
-# games/perils/odds.py (frozen dataclasses that cross to worker processes or sit in a view:
-# compiled, they do not unpickle), and Perils' actions (their legal lists share instances),
-# explain and physical (cold: docs/speed.md).
+# Literal types are read at run time), games/adventure/views.py and games/adventure/content.py
+# (frozen dataclasses that cross to worker processes: compiled, they do not unpickle), and
+# Perils' actions (their legal lists share instances), explain and physical (cold:
+# docs/speed.md).
 COMPILED: tuple[str, ...] = (
     "pocketgalaxy/core/cards.py",
     "pocketgalaxy/core/game.py",
@@ -74,6 +74,9 @@ COMPILED: tuple[str, ...] = (
     # Hero that reads them, with the plan writer and the agents' base (`Agent`, `RandomAgent`
     # open to interpreted subclasses: every other player stays pure).
     "pocketgalaxy/games/perils/views.py",
+    # ... and the odds a view carries while a peril waits (RollOdds and PerilOdds pickle through
+    # their `__reduce__`, as the views do).
+    "pocketgalaxy/games/perils/odds.py",
     "pocketgalaxy/agents/base.py",
     "pocketgalaxy/agents/perils/common.py",
     "pocketgalaxy/agents/perils/plans.py",

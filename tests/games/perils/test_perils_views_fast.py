@@ -1,6 +1,8 @@
-"""The fast construction of Perils views (views._new, the shared SkillView and ItemView objects)
-gives exactly what the dataclasses' own constructors give, field for field; views pickle and
-copy on the path in use (compiled, through their `__reduce__`)."""
+"""Perils views as built (their own `__init__`, shared SkillView and ItemView objects) equal what
+the dataclasses' generated constructors give, field for field; the legal actions' JSON is each
+action's own `to_json`; views pickle and copy on the path in use (compiled, through their
+`__reduce__`). tests/games/perils/test_perils_views_reference.py holds every field to a plain
+reference build."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import pickle
 
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils import views
-from pocketgalaxy.games.perils.views import ItemView, PathwayView, PerilsView, PlanView, SkillView
+from pocketgalaxy.games.perils.views import PathwayView, PerilsView
 from pocketgalaxy.registry import perils_rules
 
 
@@ -57,42 +59,34 @@ def test_fast_views_equal_the_generated_constructors() -> None:
     assert seen_plan > 0 and seen_items > 0  # the plan and item views were exercised
 
 
-def test_views_are_given_their_values_in_field_order() -> None:
-    # views._new passes the values positionally when compiled: build_view's dicts must list
-    # them in the order of the fields (checked by the order each view holds them in, pure, or
-    # by the rebuilt views compared field by field above, compiled).
-    for view in _views_of_games(1)[:40]:
-        for obj in (view, *view.pathways, view.plan):
-            if obj is not None and hasattr(obj, "__dict__"):
-                assert list(vars(obj)) == [f.name for f in dataclasses.fields(obj)]
+def test_views_stay_frozen_and_hash_like_the_generated_ones() -> None:
+    view = _views_of_games(1)[5]
+    made = PathwayView(1, "a door", None, None)
+    assert made == _rebuilt(made) and hash(made) == hash(_rebuilt(made))
+    for obj in (view, made, *view.skills):
+        try:
+            setattr(obj, dataclasses.fields(obj)[0].name, None)
+        except dataclasses.FrozenInstanceError:
+            pass
+        else:  # pragma: no cover - the assignment above must be refused
+            raise AssertionError(f"{type(obj).__name__} must stay frozen")
 
 
-def test_new_fills_exactly_the_given_fields_and_stays_frozen() -> None:
-    made = views._new(PathwayView, {"position": 1, "description": "a door", "hint": None,
-                                    "face": None})
-    assert made == PathwayView(1, "a door", None, None)
-    assert hash(made) == hash(PathwayView(1, "a door", None, None))
-    try:
-        made.position = 2  # type: ignore[misc]
-    except dataclasses.FrozenInstanceError:
-        pass
-    else:  # pragma: no cover - the check above must refuse
-        raise AssertionError("a fast-built view must stay frozen")
-    assert pickle.loads(pickle.dumps(made)) == made
-
-
-def test_shared_skill_and_item_views_are_the_plain_ones() -> None:
-    assert views._skill("D", "Dash", ("5D",), ("3D",), 6) == SkillView("D", "Dash", ("5D",),
-                                                                     ("3D",), 6)
+def test_legal_is_the_acting_seats_actions_as_json_made_when_read() -> None:
     rules = perils_rules(narrate=False)
-    theme = rules.theme(rules.new(None, 1, players=2).options)
-    code = sorted(theme.items)[0]
-    assert views._item(theme, code) == ItemView(code, theme.items[code].name,
-                                                theme.items[code].blurb)
-    plan = views._new(PlanView, {"channel": "D", "items": (), "text": "t", "judged": False,
-                                 "approve_channel": False, "approve_items": (),
-                                 "advantage": False, "bonus": 0, "rolls": (), "reasons": None})
-    assert plan == PlanView("D", (), "t", False, False, (), False, 0, ())
+    state = rules.new(None, 3, players=2)
+    rng = Rng(4)
+    while (seat := rules.to_act(state)) is not None:
+        legal = rules.legal_actions(state, seat)
+        mine = rules.view(state, seat)
+        assert mine.legal_actions == tuple(legal)
+        assert mine.legal == tuple(a.to_json() for a in legal)
+        assert mine.to_json()["legal"] == [a.to_json() for a in legal]
+        assert mine.to_json()["legal"][0] is not mine.legal[0]  # the JSON is a copy
+        for other in (1 - seat, None):
+            view = rules.view(state, other)
+            assert view.legal_actions == () and view.legal == () and view.to_json()["legal"] == []
+        rules.apply_unchecked(state, seat, legal[rng.below(len(legal))])
 
 
 def test_legal_actions_json_is_each_actions_own_to_json() -> None:

@@ -67,11 +67,21 @@ def _probe() -> None:
 _NATIVE: Final = not hasattr(_probe, "__code__")
 _TWO64: Final = 1 << 64
 _TWO63: Final = 1 << 63
-# things.mix's constants as signed 64-bit values (each unsigned constant above 2**63 minus 2**64).
 _MIX_START_S: Final[i64] = 0x243F6A8885A308D3
-_GAMMA_S: Final[i64] = -7046029254386353131  # 0x9E3779B97F4A7C15
-_MIX1_S: Final[i64] = -4658895280553007687  # 0xBF58476D1CE4E5B9
-_MIX2_S: Final[i64] = -7723592293110705685  # 0x94D049BB133111EB
+
+
+class _MixConstants:
+    """things.mix's constants as signed 64-bit values (each unsigned constant above 2**63 minus
+    2**64), held in native fields: compiled, a module constant beyond 2**62 is a boxed integer
+    converted at every use (three conversions a step), a native field is read as it is."""
+
+    def __init__(self) -> None:
+        self.gamma: i64 = -7046029254386353131  # 0x9E3779B97F4A7C15
+        self.mix1: i64 = -4658895280553007687  # 0xBF58476D1CE4E5B9
+        self.mix2: i64 = -7723592293110705685  # 0x94D049BB133111EB
+
+
+_K: Final = _MixConstants()
 
 
 def mix_parts(parts: tuple[int, ...]) -> int:
@@ -84,13 +94,39 @@ def mix_parts(parts: tuple[int, ...]) -> int:
     value: i64 = _MIX_START_S
     for p in parts:
         u = p & _MASK
-        signed: i64 = u - _TWO64 if u >= _TWO63 else u
-        value = (value ^ signed) + _GAMMA_S
-        z: i64 = value
-        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _MIX1_S
-        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _MIX2_S
-        value = z ^ ((z >> 31) & 0x1FFFFFFFF)
+        value = _mix_step(value, u - _TWO64 if u >= _TWO63 else u)
     return int(value) & _MASK
+
+
+def _mix_step(value: i64, part: i64) -> i64:
+    """One part of `mix` (compiled only): `part` is the part's 64 bits as a signed number."""
+    k = _K
+    z: i64 = (value ^ part) + k.gamma
+    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * k.mix1
+    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * k.mix2
+    return z ^ ((z >> 31) & 0x1FFFFFFFF)
+
+
+# The last narration seed mixed, and the mix after it (compiled only): a game's cue streams
+# all start with its seed, so each then mixes only its three small parts.
+_LAST_SEED: tuple[int, i64] | None = None
+
+
+def cue_stream(narration_seed: int, round_no: int, position: int) -> Rng:
+    """`stream(narration_seed, round_no, position, 0xC0E)`: the stream a pathway's cue is
+    drawn from (round and position are small, non-negative numbers)."""
+    if not _NATIVE:
+        return stream(narration_seed, round_no, position, 0xC0E)
+    global _LAST_SEED
+    last = _LAST_SEED
+    if last is not None and last[0] == narration_seed:
+        value = last[1]
+    else:
+        u = narration_seed & _MASK
+        value = _mix_step(_MIX_START_S, u - _TWO64 if u >= _TWO63 else u)
+        _LAST_SEED = (narration_seed, value)
+    value = _mix_step(_mix_step(_mix_step(value, round_no), position), 0xC0E)
+    return Rng(int(value))  # the signed twin: Rng takes its seed's 64 bits, as `mix` gives them
 
 
 def card_kind(code: str) -> str:
@@ -197,14 +233,52 @@ def _set_hint(key: str, values: list[str], every: tuple[str, ...]) -> dict[str, 
 def plan_cues(state: PerilsState, theme: Theme, sense: str) -> tuple[Cue, ...]:
     """The cue of each current pathway (a pure function of the narration seed and round)."""
     opts = state.options
-    cast = cast_of(theme, state.narration_seed, opts.clarity)
+    cast = _cast(theme, state.narration_seed, opts.clarity)
+    modes = _for_options(opts, theme)[2]
     out = []
     for i, code in enumerate(state.pathways):
-        rng = stream(state.narration_seed, state.round, i, 0xC0E)
+        rng = cue_stream(state.narration_seed, state.round, i)
         s = sense if sense in SENSES else SENSES[rng.below(len(SENSES))]
-        modes = _modes(card_kind(code), opts.clarity, opts.hint_fidelity, opts.disguise)
-        out.append(Cue(code, cast[code], _draw_from(modes, rng), s))
+        out.append(Cue(code, cast[code], _draw_from(modes[card_kind(code)], rng), s))
     return tuple(out)
+
+
+# The last game's cast: (theme, narration seed, plain or not, cast), replaced whole.
+_LAST_CAST: tuple[Theme, int, bool, dict[str, Thing]] | None = None
+
+
+def cast_for(state: PerilsState, theme: Theme) -> dict[str, Thing]:
+    """This game's card code -> thing (`content.thing_for`'s, for the theme of its options)."""
+    return _cast(theme, state.narration_seed, state.options.clarity)
+
+
+def _cast(theme: Theme, narration_seed: int, clarity: str) -> dict[str, Thing]:
+    """`cast_of`, the last game's remembered here (a view asks at every decision)."""
+    global _LAST_CAST
+    plain = clarity == "plain"
+    last = _LAST_CAST
+    if last is not None and last[0] is theme and last[1] == narration_seed and last[2] == plain:
+        return last[3]
+    cast = cast_of(theme, narration_seed, clarity)
+    _LAST_CAST = (theme, narration_seed, plain, cast)
+    return cast
+
+
+# The last options and theme: their cue modes by card kind, and hints by what `conveyed` reads.
+_LAST_MODES: tuple[PerilsOptions, Theme, dict[str, tuple[tuple[str, float], ...]],
+                   dict[tuple[object, ...], dict[str, str]]] | None = None
+
+
+def _for_options(opts: PerilsOptions, theme: Theme
+                 ) -> tuple[PerilsOptions, Theme, dict[str, tuple[tuple[str, float], ...]],
+                            dict[tuple[object, ...], dict[str, str]]]:
+    global _LAST_MODES
+    last = _LAST_MODES
+    if last is None or last[0] is not opts or last[1] is not theme:
+        modes = {kind: _modes(kind, opts.clarity, opts.hint_fidelity, opts.disguise)
+                 for kind in ("peril", "big_bad", "gift", "item")}
+        last = _LAST_MODES = (opts, theme, modes, {})
+    return last
 
 
 @lru_cache(maxsize=256)
@@ -229,25 +303,22 @@ def _draw_from(modes: tuple[tuple[str, float], ...], rng: Rng) -> str:
     return modes[-1][0]
 
 
-_HINTS: dict[tuple[object, ...], dict[str, str]] = {}
-
-
 def hint_for_state(state: PerilsState, theme: Theme, sense: str) -> list[dict[str, str]]:
     """The structured hint of each current pathway's computer description (each a new dict)."""
     opts = state.options
+    hints = _for_options(opts, theme)[3]
     showdown = state.stage == "showdown"
     out = []
     for cue in plan_cues(state, theme, sense):
-        # `conveyed` is a pure function of these few values (the options only through the
-        # mode chances): a few hundred keys recur all through a simulation.
-        thing = cue.thing
-        key = (cue.code, cue.mode, thing.kind, thing.suits, thing.difficulty, opts.clarity,
-               opts.hint_fidelity, opts.disguise, showdown)
-        hint = _HINTS.get(key)
+        # `conveyed` is a pure function of the card, the mode, the thing (one of this memo's
+        # theme, by its id), the options (this memo's) and the stage: a few hundred keys recur
+        # all through a simulation.
+        key = (cue.code, cue.mode, cue.thing.id, showdown)
+        hint = hints.get(key)
         if hint is None:
-            if len(_HINTS) > 4096:
-                _HINTS.clear()
-            hint = _HINTS[key] = conveyed(cue, opts, state.stage)
+            if len(hints) > 4096:
+                hints.clear()
+            hint = hints[key] = conveyed(cue, opts, state.stage)
         out.append(dict(hint))
     return out
 

@@ -7,20 +7,29 @@ while planning, none yet and the most a plan could earn; while the Teller judges
 sources if all are approved; before the roll, the approved bonus (and advantage if granted).
 It reads only what the Hero already sees then (the face-up card, the skills, the items, the
 plan and its verdict), so it is safe in every seat's view. `odds_words` is the line people read.
+
+Compiled with mypyc (scripts/compile_core.py): a view is built at every decision, and while a
+peril waits its odds with it. `RollOdds` and `PerilOdds` sit in views, which are pickled and
+deep-copied, so each writes its own `__init__` (the dataclass-made one stays interpreted code)
+and a `__reduce__` (a compiled class has no bare `__new__` for pickle and copy to use).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
-from pocketgalaxy.core.cards import card
 from pocketgalaxy.games.perils.options import PerilsOptions
 
-DIE_FACES = 6
-_SKILL_SUITS = ("D", "C", "S")
+DIE_FACES: Final = 6
+_SKILL_SUITS: Final = ("D", "C", "S")
+
+
+def _fields_of(obj: object) -> tuple[Any, ...]:
+    """The constructor's arguments, in field order (for `__reduce__`)."""
+    return tuple(getattr(obj, f.name) for f in fields(obj))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -35,6 +44,19 @@ class RollOdds:
     needed: int | None
     ways: int
     chance: Fraction
+
+    def __init__(self, difficulty: int, bonus: int, advantage: bool, strict: bool,
+                 needed: int | None, ways: int, chance: Fraction) -> None:
+        object.__setattr__(self, "difficulty", difficulty)
+        object.__setattr__(self, "bonus", bonus)
+        object.__setattr__(self, "advantage", advantage)
+        object.__setattr__(self, "strict", strict)
+        object.__setattr__(self, "needed", needed)
+        object.__setattr__(self, "ways", ways)
+        object.__setattr__(self, "chance", chance)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), _fields_of(self))
 
     @property
     def impossible(self) -> bool:
@@ -90,21 +112,32 @@ def best_bonus(peril: str, levels: dict[str, int], inventory: list[str],
     """The most a plan could earn against `peril` and its number of sources: one channelled
     skill (+1, or its level) and every usable item (+1 each), all approved (PP-R13, PP-A6,
     PP-A8)."""
-    suits = _SKILL_SUITS + (("H",) if options.heart_is_skill else ())
     peril_suit = _suit(peril)
-    best = (0, 0)
-    for channel in (None, *(s for s in suits if s != peril_suit)):
+    by_level = options.channel_bonus == "level"
+    restricted = options.item_suit_restriction
+    channels: list[str | None] = [None]
+    for suit in _SKILL_SUITS + (("H",) if options.heart_is_skill else ()):
+        if suit != peril_suit:
+            channels.append(suit)
+    # The largest (bonus, sources) pair, compared as tuples are.
+    best_gain = best_sources = 0
+    for channel in channels:
         gain = sources = 0
         if channel is not None:
-            gain = levels[channel] if options.channel_bonus == "level" else 1
+            gain = levels[channel] if by_level else 1
             sources = 1
-        if options.item_suit_restriction:
-            ok = {peril_suit, channel}
-            items = sum(1 for c in inventory if card(c).is_joker or _suit(c) in ok)
-        else:
-            items = len(inventory)
-        best = max(best, (gain + items, sources + items))
-    return best
+        items = len(inventory)
+        if restricted:  # jokers (suit "*") fit every peril and channel
+            items = 0
+            for code in inventory:
+                suit = _suit(code)
+                if suit == "*" or suit == peril_suit or suit == channel:
+                    items += 1
+        gain += items
+        sources += items
+        if gain > best_gain or (gain == best_gain and sources > best_sources):
+            best_gain, best_sources = gain, sources
+    return best_gain, best_sources
 
 
 @dataclass(frozen=True)
@@ -119,6 +152,17 @@ class PerilOdds:
     words: str
     best_twice: RollOdds | None = None
     """`best` rolled with two dice, when the rules let the Teller grant the roll-twice."""
+
+    def __init__(self, moment: str, now: RollOdds, best: RollOdds | None, words: str,
+                 best_twice: RollOdds | None = None) -> None:
+        object.__setattr__(self, "moment", moment)
+        object.__setattr__(self, "now", now)
+        object.__setattr__(self, "best", best)
+        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "best_twice", best_twice)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), _fields_of(self))
 
     def to_json(self) -> dict[str, Any]:
         return {"moment": self.moment, "now": self.now.to_json(),
@@ -135,46 +179,53 @@ def odds_for_state(*, phase: str, current: str | None, difficulty: int | None,
     to the Hero ("you need"); otherwise about the Hero ("the Hero needs")."""
     if current is None or difficulty is None or phase not in ("plan", "judge", "roll"):
         return None
-    # Views are built at every decision of a simulation: memoise on everything the odds read.
-    return _odds(phase, current, difficulty, tuple(sorted(levels.items())), tuple(inventory),
-                 options, plan_channel, tuple(plan_items), judged_bonus, advantage, stage, hero)
-
-
-@lru_cache(maxsize=4096)
-def _odds(phase: str, current: str, difficulty: int, level_items: tuple[tuple[str, int], ...],
-          inventory_codes: tuple[str, ...], options: PerilsOptions, plan_channel: str | None,
-          plan_items: tuple[str, ...], judged_bonus: int, advantage: bool, stage: str,
-          hero: bool) -> PerilOdds:
-    levels = dict(level_items)
-    inventory = list(inventory_codes)
+    # The bonuses first (a few sums); the odds and their words then depend on a handful of
+    # small numbers, remembered (views are built at every decision of a simulation).
     strict = options.success_comparison == ">"
     extra = levels[_suit(current)] if options.skill_adds_to_roll else 0
     sources = 0
+    best: int | None = None
     if phase == "roll":
-        now = roll_odds(difficulty, judged_bonus + extra, advantage=advantage, strict=strict)
-        best = None
+        now = judged_bonus + extra
     elif phase == "judge":
         declared = len(plan_items)
         if plan_channel is not None:
             declared += levels[plan_channel] if options.channel_bonus == "level" else 1
         sources = len(plan_items) + (plan_channel is not None)
-        now = roll_odds(difficulty, extra, strict=strict)
-        best = roll_odds(difficulty, declared + extra, strict=strict)
+        now, best = extra, declared + extra
     else:
         most, sources = best_bonus(current, levels, inventory, options)
-        now = roll_odds(difficulty, extra, strict=strict)
-        best = roll_odds(difficulty, most + extra, strict=strict)
-    twice = None
+        now, best = extra, most + extra
     # A person Teller may grant the roll-twice to any plan; the computer's policies need
     # `advantage_threshold` approved sources (PP-A7).
     threshold = options.advantage_threshold
-    if best is not None and threshold is not None and (
-            options.teller_policy == "human" or sources >= threshold):
-        twice = roll_odds(difficulty, best.bonus, advantage=True, strict=strict)
-    words = odds_words(phase, now, best, twice, showdown=stage == "showdown")
+    twice = best is not None and threshold is not None and (
+        options.teller_policy == "human" or sources >= threshold)
+    key = (phase, difficulty, now, advantage and phase == "roll", best, twice, strict,
+           stage == "showdown", hero)
+    odds = _ODDS.get(key)
+    if odds is None:
+        if len(_ODDS) > 4096:
+            _ODDS.clear()
+        odds = _ODDS[key] = _odds(phase, difficulty, now, advantage and phase == "roll", best,
+                                  twice, strict, stage == "showdown", hero)
+    return odds
+
+
+_ODDS: dict[tuple[Any, ...], PerilOdds] = {}
+
+
+def _odds(moment: str, difficulty: int, now_bonus: int, advantage: bool, best_total: int | None,
+          twice: bool, strict: bool, showdown: bool, hero: bool) -> PerilOdds:
+    now = roll_odds(difficulty, now_bonus, advantage=advantage, strict=strict)
+    best = None if best_total is None else roll_odds(difficulty, best_total, strict=strict)
+    best_twice = None
+    if best_total is not None and twice:
+        best_twice = roll_odds(difficulty, best_total, advantage=True, strict=strict)
+    words = odds_words(moment, now, best, best_twice, showdown=showdown)
     if not hero:
         words = about_the_hero(words)
-    return PerilOdds(phase, now, best, words, twice)
+    return PerilOdds(moment, now, best, words, best_twice)
 
 
 _ABOUT = (("you need", "the Hero needs"), ("you could earn", "the Hero could earn"),

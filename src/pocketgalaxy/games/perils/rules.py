@@ -11,7 +11,6 @@ in base classes beside this file: the zero-health penalty (`penalty.py`), plans 
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any, ClassVar
 
 from pocketgalaxy.core.cards import DECK_54, card
@@ -21,7 +20,6 @@ from pocketgalaxy.core.errors import (
 )
 from pocketgalaxy.core.game import Action, Event, Outcome
 from pocketgalaxy.core.mypyc_marks import mypyc_attr
-from pocketgalaxy.core.options import options_to_json
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils import events as ev
 from pocketgalaxy.games.perils import story
@@ -41,6 +39,7 @@ from pocketgalaxy.games.perils.actions import (
 from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme, thing_for
 from pocketgalaxy.games.perils.narration import (
     card_kind,
+    cast_for,
     hint_for_state,
     narration_seed_for,
     prize_of,
@@ -63,7 +62,6 @@ _PHASE_SEAT = {"archetype": HERO, "describe": TELLER, "choose": HERO, "plan": HE
                "judge": TELLER, "roll": HERO, "shuffle_back": TELLER}
 _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
 _RANK = {code: card(code).rank for code in DECK_54}
-_PRIZES: dict[tuple[Any, ...], str] = {}
 QUIET_DESCRIPTION = "(not narrated)"
 """What a quiet rules object (`narrate=False`) suggests for every pathway instead of words."""
 _DEFAULT_OPTIONS = PerilsOptions()  # frozen: one shared default (a fresh one cost ~40 us a game)
@@ -529,25 +527,26 @@ class PerilsRules(ZeroHealthPenalty):
         seat, or None, lists as `view` does."""
         theme = self.theme(state.options)
         current = state.current
-        kind = card_kind(current) if current else None
         to_act = self.to_act(state)
         legal: list[Action] = []
         if seat is not None and seat == to_act:
             legal = legal_now if legal_now is not None else self.legal_actions(state, seat)
         out = self.outcome(state)
-        hints: list[dict[str, str] | None] = [None] * len(state.pathways)
-        if any(state.suggested):
-            told = hint_for_state(state, theme, self.sense(state))
-            hints = [told[i] if i < len(state.suggested) and state.suggested[i] else None
+        sense = self.sense(state)
+        hints: list[dict[str, str] | None] | None = None
+        suggested = state.suggested
+        if True in suggested:
+            told = hint_for_state(state, theme, sense)
+            hints = [told[i] if i < len(suggested) and suggested[i] else None
                      for i in range(len(state.pathways))]
         suggestions = None
         if seat == TELLER and state.phase == "describe":
             suggestions = self.suggestions(state)
         return build_view(
             state, seat, theme,
-            sense=self.sense(state),
-            levels=self.levels(state),
-            kind=kind,
+            sense=sense,
+            levels_of=self.levels,
+            kind=card_kind(current) if current else None,
             difficulty=self.difficulty(current) if current else None,
             bonus=self.bonus(state) if state.judged else 0,
             to_act=to_act,
@@ -556,30 +555,11 @@ class PerilsRules(ZeroHealthPenalty):
             hints=hints,
             suggestions=suggestions,
             plan_reasons=self._plan_reasons(state),
-            prize=_prize(state, theme),
             max_health=max(state.options.max_health, state.start_health),
-            options=_options_json(state.options),
-            current_thing=thing_for(state, current).id if current else None,
+            current_thing=cast_for(state, theme)[current].id if current else None,
         )
-
-
-
-def _prize(state: PerilsState, theme: Theme) -> str:
-    key = (state.narration_seed, theme.source, theme.id)
-    text = _PRIZES.get(key)
-    if text is None:
-        if len(_PRIZES) > 512:
-            _PRIZES.clear()
-        text = _PRIZES[key] = prize_of(state, theme)
-    return text
 
 
 def _rules_from(judge: PlanJudge, narrate: bool) -> PerilsRules:
     """An unpickled `PerilsRules` (see `PerilsRules.__reduce__`)."""
     return PerilsRules(judge=judge, narrate=narrate)
-
-
-@lru_cache(maxsize=64)
-def _options_json(options: PerilsOptions) -> dict[str, Any]:
-    return options_to_json(options)
-

@@ -11,25 +11,34 @@ Compiled with mypyc (scripts/compile_core.py, "The Perils million" in docs/speed
 built at every decision of a simulation. The view classes stay frozen dataclasses; each has a
 `__reduce__` (a constructor call, as `Action` and `Event` have), because a compiled class has no
 bare `__new__` for pickle and copy to use, and views are pickled and deep-copied (worker
-processes, the web table's thinking copies).
+processes, the web table's thinking copies). `build_view` calls each constructor with its
+values in field order; what the views of one theme and options share (names, the options as
+JSON, item views, the prize, the last skills) is worked out once (`_Fixed`). A view keeps the
+acting seat's legal actions (`legal_actions`) and makes their JSON only when read (`legal`,
+`to_json`): the computer players read the actions. The odds are asked for only while a peril
+waits for its roll.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from pocketgalaxy.core.game import Action
+from pocketgalaxy.core.options import options_to_json
 from pocketgalaxy.games.perils.content import Theme
+from pocketgalaxy.games.perils.narration import prize_of
 from pocketgalaxy.games.perils.odds import PerilOdds, odds_for_state
+from pocketgalaxy.games.perils.options import PerilsOptions
 from pocketgalaxy.games.perils.state import PerilsState
 
 # Each view class writes its own `__init__` (the dataclass keeps its fields, repr, equality and
 # frozen guard): compiled, it stores each field in C, where the dataclass-made `__init__` stays
 # interpreted code (docs/speed.md). Parameters are the fields, in order.
 
-ROLES: dict[int | None, str] = {0: "hero", 1: "teller", None: "watcher"}
+ROLES: Final[dict[int | None, str]] = {0: "hero", 1: "teller", None: "watcher"}
 
 
 def _fields_of(obj: object) -> tuple[Any, ...]:
@@ -200,7 +209,8 @@ class PerilsView:
     levels_to_lose: int
     prize: str
     to_act: int | None
-    legal: tuple[dict[str, Any], ...]
+    legal_actions: tuple[Action, ...]
+    """The acting seat's legal actions (empty for every other seat); `legal` has them as JSON."""
     outcome: dict[str, Any] | None
     suggestions: tuple[str, ...] | None
     options: dict[str, Any]
@@ -244,7 +254,7 @@ class PerilsView:
         levels_to_lose: int,
         prize: str,
         to_act: int | None,
-        legal: tuple[dict[str, Any], ...],
+        legal_actions: tuple[Action, ...],
         outcome: dict[str, Any] | None,
         suggestions: tuple[str, ...] | None,
         options: dict[str, Any],
@@ -283,7 +293,7 @@ class PerilsView:
         object.__setattr__(self, "levels_to_lose", levels_to_lose)
         object.__setattr__(self, "prize", prize)
         object.__setattr__(self, "to_act", to_act)
-        object.__setattr__(self, "legal", legal)
+        object.__setattr__(self, "legal_actions", legal_actions)
         object.__setattr__(self, "outcome", outcome)
         object.__setattr__(self, "suggestions", suggestions)
         object.__setattr__(self, "options", options)
@@ -330,13 +340,19 @@ class PerilsView:
             "levels_to_lose": self.levels_to_lose,
             "prize": self.prize,
             "to_act": self.to_act,
-            "legal": [dict(a) for a in self.legal],
+            "legal": [dict(_action_json(a)) for a in self.legal_actions],
             "outcome": dict(self.outcome) if self.outcome else None,
             "suggestions": list(self.suggestions) if self.suggestions is not None else None,
             "options": dict(self.options),
             "odds": self.odds.to_json() if self.odds else None,
             "wounds": list(self.wounds),
         }
+
+    @property
+    def legal(self) -> tuple[dict[str, Any], ...]:
+        """The legal actions as JSON (`Action.to_json`'s dicts, shared: copy before changing
+        one), made when read: a simulation's agents read the actions, not their JSON."""
+        return tuple(map(_action_json, self.legal_actions))
 
     def skill(self, suit: str) -> SkillView | None:
         for s in self.skills:
@@ -387,154 +403,185 @@ def build_view(
     theme: Theme,
     *,
     sense: str,
-    levels: dict[str, int],
+    levels_of: Callable[[PerilsState], dict[str, int]],
     kind: str | None,
     difficulty: int | None,
     bonus: int,
     to_act: int | None,
     legal: list[Action],
     outcome: dict[str, Any] | None,
-    hints: list[dict[str, str] | None],
+    hints: list[dict[str, str] | None] | None,
     suggestions: tuple[str, ...] | None,
-    prize: str,
     plan_reasons: dict[str, Any] | None = None,
     max_health: int,
-    options: dict[str, Any],
     current_thing: str | None = None,
 ) -> PerilsView:
-    """The one place a view is assembled; the rules pass in what they computed."""
+    """The one place a view is assembled; the rules pass in what they computed. `levels_of` is
+    the rules' `levels`, asked only when the skill cards changed since the last view."""
+    opts = state.options
+    fixed = _fixed_for(theme, opts)
     teller = seat == 1
-    arch = theme.archetype(state.archetype) if state.archetype else None
-    by_suit: dict[str, list[str]] = {"D": [], "C": [], "S": [], "H": []}
-    for c in state.base:
-        by_suit[c[-1]].append(c)
-    tucked = state.tucked
-    skills = tuple(
-        _skill(suit, theme.skills[suit].name, tuple(by_suit[suit]), tuple(tucked[suit]),
-               levels[suit])
-        for suit in ("D", "C", "S", "H")
-    )
-    pathways = []
+    skills, levels = fixed.skills(state, levels_of)
     descriptions = state.descriptions
-    for i, code in enumerate(state.pathways):
-        pathways.append(_new(PathwayView, {
-            "position": i,
-            "description": descriptions[i] if i < len(descriptions) else None,
-            "hint": hints[i] if i < len(hints) else None,
-            "face": code if teller else None}))
+    pathways = tuple([
+        PathwayView(i, descriptions[i] if i < len(descriptions) else None,
+                    hints[i] if hints is not None and i < len(hints) else None,
+                    code if teller else None)
+        for i, code in enumerate(state.pathways)])
     plan = None
     if state.plan_made:
-        plan = _new(PlanView, {
-            "channel": state.plan_channel, "items": tuple(state.plan_items),
-            "text": state.plan_text, "judged": state.judged,
-            "approve_channel": state.approve_channel, "approve_items": tuple(state.approve_items),
-            "advantage": state.advantage, "bonus": bonus, "rolls": tuple(state.rolls),
-            "reasons": plan_reasons})
-    items = tuple(_item(theme, c) for c in state.inventory)
+        plan = PlanView(state.plan_channel, tuple(state.plan_items), state.plan_text, state.judged,
+                        state.approve_channel, tuple(state.approve_items), state.advantage, bonus,
+                        tuple(state.rolls), plan_reasons)
+    phase = state.phase
     unchosen_faces: tuple[str, ...] | None = None
-    if teller or state.options.reveal_unchosen or state.phase == "over":
+    if teller or fixed.reveal_unchosen or phase == "over":
         unchosen_faces = tuple(state.unchosen)
-    # A simulation builds a view at every decision: see `_new`.
-    view: PerilsView = _new(PerilsView, {
-        "seat": seat,
-        "role": ROLES.get(seat, "watcher"),
-        "phase": state.phase,
-        "stage": state.stage,
-        "round": state.round,
-        "sense": sense,
-        "theme": theme.id,
-        "theme_title": theme.title,
-        "archetype": state.archetype,
-        "archetype_name": arch.name if arch else None,
-        "skills": skills,
-        "health": state.health,
-        "max_health": max_health,
-        "damage": tuple(state.damage),
-        "items": items,
-        "draw_count": len(state.draw),
-        "pathways": tuple(pathways),
-        "current": state.current,
-        "current_kind": kind,
-        "difficulty": difficulty,
-        "plan": plan,
-        "big_bads_remaining": len(state.big_bads) + _aces(state.pathways, state.current),
-        "big_bads_defeated": tuple(state.defeated),
-        "big_bads_failed": tuple(state.failed),
-        "table": {"unchosen": len(state.unchosen), "spent": len(state.spent),
-                  "discarded": len(state.discarded)},
-        "spent": tuple(state.spent),
-        "unchosen_faces": unchosen_faces,
-        "lost_pending": tuple(state.limbo),
-        "levels_to_lose": state.levels_to_lose,
-        "prize": prize,
-        "to_act": to_act,
-        "legal": tuple(map(_action_json, legal)) if seat is not None and seat == to_act
-        else (),
-        "outcome": outcome,
-        "suggestions": suggestions if teller else None,
-        "options": dict(options),
-        "current_thing": current_thing,
-        "odds": odds_for_state(
-            phase=state.phase, current=state.current, difficulty=difficulty, levels=levels,
-            inventory=state.inventory, options=state.options, plan_channel=state.plan_channel,
+    current = state.current
+    odds = None
+    if current is not None and difficulty is not None and phase in _ODDS_PHASES:
+        odds = odds_for_state(
+            phase=phase, current=current, difficulty=difficulty, levels=levels,
+            inventory=state.inventory, options=opts, plan_channel=state.plan_channel,
             plan_items=state.plan_items, judged_bonus=bonus, advantage=state.advantage,
-            stage=state.stage, hero=seat == 0),
-        "wounds": _wounds(state.damage, state.health, max_health),
-    })
-    return view
+            stage=state.stage, hero=seat == 0)
+    return PerilsView(
+        seat,
+        ROLES.get(seat, "watcher"),
+        phase,
+        state.stage,
+        state.round,
+        sense,
+        fixed.theme_id,
+        fixed.theme_title,
+        state.archetype,
+        fixed.archetype_name(state.archetype),
+        skills,
+        state.health,
+        max_health,
+        tuple(state.damage),
+        fixed.items(state.inventory),
+        len(state.draw),
+        pathways,
+        current,
+        kind,
+        difficulty,
+        plan,
+        len(state.big_bads) + _aces(state.pathways, current),
+        tuple(state.defeated),
+        tuple(state.failed),
+        {"unchosen": len(state.unchosen), "spent": len(state.spent),
+         "discarded": len(state.discarded)},
+        tuple(state.spent),
+        unchosen_faces,
+        tuple(state.limbo),
+        state.levels_to_lose,
+        fixed.prize(state),
+        to_act,
+        tuple(legal) if seat is not None and seat == to_act else (),
+        outcome,
+        suggestions if teller else None,
+        dict(fixed.options_json),
+        current_thing,
+        odds,
+        _wounds(state.damage, state.health, max_health),
+    )
 
 
-def _probe() -> None:
-    """A function whose type tells whether this module runs compiled (no `__code__` then)."""
+_ODDS_PHASES: Final = frozenset(("plan", "judge", "roll"))
+_SUITS: Final = ("D", "C", "S", "H")
 
 
-_COMPILED = not hasattr(_probe, "__code__")
+class _Fixed:
+    """What the views of one theme under one set of options share, worked out once: names,
+    the options as JSON, the item views, the prize of the last game and the skills of the last
+    skill cards seen. Entries that change are tuples replaced
+    whole, so a reader on another thread sees an old entry or a new one, never half of each."""
+
+    def __init__(self, theme: Theme, options: PerilsOptions) -> None:
+        self.theme = theme
+        self.options = options
+        self.theme_id = theme.id
+        self.theme_title = theme.title
+        self.skill_names = tuple(theme.skills[suit].name for suit in _SUITS)
+        self.options_json = options_to_json(options)
+        self.reveal_unchosen = options.reveal_unchosen
+        self.archetype_names: dict[str, str | None] = {}
+        self.item_views: dict[str, ItemView] = {}
+        self.last_prize: tuple[int, str] | None = None
+        # (base, tucked, skills, levels): the last skill cards and what the view makes of them.
+        self.last_skills: tuple[list[str], dict[str, list[str]], tuple[SkillView, ...],
+                                dict[str, int]] | None = None
+
+    def archetype_name(self, archetype_id: str | None) -> str | None:
+        if not archetype_id:
+            return None
+        if archetype_id not in self.archetype_names:
+            arch = self.theme.archetype(archetype_id)
+            self.archetype_names[archetype_id] = arch.name if arch else None
+        return self.archetype_names[archetype_id]
+
+    def items(self, inventory: list[str]) -> tuple[ItemView, ...]:
+        views = self.item_views
+        out = []
+        for code in inventory:
+            view = views.get(code)
+            if view is None:
+                thing = self.theme.items[code]
+                view = views[code] = ItemView(code, thing.name, thing.blurb)
+            out.append(view)
+        return tuple(out)
+
+    def prize(self, state: PerilsState) -> str:
+        last = self.last_prize
+        if last is not None and last[0] == state.narration_seed:
+            return last[1]
+        text = prize_of(state, self.theme)
+        self.last_prize = (state.narration_seed, text)
+        return text
+
+    def skills(self, state: PerilsState, levels_of: Callable[[PerilsState], dict[str, int]]
+               ) -> tuple[tuple[SkillView, ...], dict[str, int]]:
+        """The skill views and levels (shared: views are immutable, and no reader changes the
+        levels), remade only when the base or tucked cards differ from the last view's."""
+        last = self.last_skills
+        if last is not None and last[0] == state.base and last[1] == state.tucked:
+            return last[2], last[3]
+        levels = levels_of(state)
+        by_suit: dict[str, list[str]] = {"D": [], "C": [], "S": [], "H": []}
+        for code in state.base:
+            by_suit[code[-1]].append(code)
+        tucked = state.tucked
+        names = self.skill_names
+        skills = tuple([SkillView(suit, names[i], tuple(by_suit[suit]), tuple(tucked[suit]),
+                                  levels[suit]) for i, suit in enumerate(_SUITS)])
+        self.last_skills = (list(state.base), {s: list(c) for s, c in tucked.items()}, skills,
+                            levels)
+        return skills, levels
 
 
-def _new(cls: type[Any], values: dict[str, Any]) -> Any:
-    """An instance of the frozen dataclass `cls` with exactly these field values, given in the
-    order of its fields.
-
-    Compiled, its own `__init__` is a C function, called with the values as positional
-    arguments (by keyword, matching 38 names cost about 30,000 instructions a view). Pure, the
-    instance is filled as that `__init__` would fill it, without a call per field. Either way
-    tests/games/perils/test_perils_views_fast.py checks the result equals the constructor's
-    by field name, and the key order."""
-    if _COMPILED:
-        return cls(*values.values())
-    obj = object.__new__(cls)
-    obj.__dict__.update(values)
-    return obj
+# The last theme and options' shared values (a simulation plays one set all along).
+_FIXED: _Fixed | None = None
 
 
-@lru_cache(maxsize=8192)
-def _skill(suit: str, name: str, base: tuple[str, ...], tucked: tuple[str, ...], level: int
-           ) -> SkillView:
-    # Views are immutable, so equal skills may share one object (few distinct ones recur).
-    return SkillView(suit, name, base, tucked, level)
+def _fixed_for(theme: Theme, options: PerilsOptions) -> _Fixed:
+    global _FIXED
+    fixed = _FIXED
+    if fixed is None or fixed.theme is not theme or fixed.options is not options:
+        fixed = _FIXED = _Fixed(theme, options)
+    return fixed
 
 
-_ITEMS: dict[tuple[str, str, str], ItemView] = {}
-
-
-def _item(theme: Theme, code: str) -> ItemView:
-    key = (theme.source, theme.id, code)
-    view = _ITEMS.get(key)
-    if view is None:
-        if len(_ITEMS) > 4096:
-            _ITEMS.clear()
-        thing = theme.items[code]
-        view = _ITEMS[key] = ItemView(code, thing.name, thing.blurb)
-    return view
-
-
-_ACES = frozenset(("AD", "AC", "AS", "AH"))
+_ACES: Final = frozenset(("AD", "AC", "AS", "AH"))
 
 
 def _aces(pathways: list[str], current: str | None) -> int:
     """Big Bads face down in front of the Hero or being faced."""
-    n = sum(1 for c in pathways if c in _ACES)
-    return n + 1 if current is not None and current in _ACES else n
+    n = 1 if current is not None and current in _ACES else 0
+    for c in pathways:
+        if c in _ACES:
+            n += 1
+    return n
 
 
 def _wounds(damage: list[str], health: int, max_health: int) -> tuple[str, ...]:

@@ -19,20 +19,33 @@ from __future__ import annotations
 from collections.abc import MutableSequence, Sequence
 from typing import Any, Final, TypeVar
 
-from pocketgalaxy.core.mypyc_marks import i64, mypyc_attr
+from pocketgalaxy.core.mypyc_marks import i64
 
 T = TypeVar("T")
 _MASK: Final = (1 << 64) - 1
 _TWO64: Final = 1 << 64
 _TWO63: Final = 1 << 63
 
-# SplitMix64's constants as signed 64-bit values (each is the unsigned constant minus 2**64).
-_GAMMA_S: Final[i64] = -7046029254386353131  # 0x9E3779B97F4A7C15
-_MIX1_S: Final[i64] = -4658895280553007687  # 0xBF58476D1CE4E5B9
-_MIX2_S: Final[i64] = -7723592293110705685  # 0x94D049BB133111EB
 _LOW32: Final[i64] = 0xFFFFFFFF
 _TWO32: Final[i64] = 1 << 32
 _NATIVE_BELOW: Final = 1 << 31  # below this n, `below` stays in native integers
+_MIX_START: Final = 0x243F6A8885A308D3  # `mix64`'s starting value (below 2**62)
+
+
+class _Constants:
+    """SplitMix64's constants as signed 64-bit values (each unsigned constant minus 2**64), in
+    native fields: compiled, a module constant beyond 2**62 is a boxed integer converted at
+    every use (three conversions a step, about a third of a draw), a native field is read as
+    it is."""
+
+    def __init__(self) -> None:
+        self.gamma: i64 = -7046029254386353131  # 0x9E3779B97F4A7C15
+        self.mix1: i64 = -4658895280553007687  # 0xBF58476D1CE4E5B9
+        self.mix2: i64 = -7723592293110705685  # 0x94D049BB133111EB
+        self.low63: i64 = 0x7FFFFFFFFFFFFFFF
+
+
+_K: Final = _Constants()
 
 
 def _probe() -> None:
@@ -42,20 +55,26 @@ def _probe() -> None:
 _NATIVE: Final = not hasattr(_probe, "__code__")
 
 
-@mypyc_attr(serializable=True)  # picklable when compiled (worker processes)
+# Not marked `serializable`: it pickles through `__reduce__` (worker processes), and compiled, a
+# class marked `serializable` alone is left uninitialised when interpreted code calls it. No
+# `__new__` of its own either: compiled, a class with one is built through the generic call
+# protocol (arguments packed in a tuple and a dict, about 450 instructions), and a game makes
+# some 60 generators (each pathway's cue has its own stream).
 class Rng:
     """Seeded generator; `state` and `pinned` are plain data (see `to_json`)."""
 
     __slots__ = ("_s", "pinned")
 
-    def __new__(cls, *args: object, **kwargs: object) -> Rng:
-        # A bare instance, so `clone` skips `__init__` when compiled too (docs/speed.md).
-        return object.__new__(cls)
-
     def __init__(self, seed: int = 0, pinned: Sequence[int] = ()) -> None:
         self._s: i64 = 0
-        self.state = seed
-        self.pinned: list[int] = list(pinned)
+        # Compiled, a seed in [-2**63, 2**63) is its own signed twin (a cue stream's seed is):
+        # `seed >> 62` tells it with one shift, where comparing a big integer with a small one
+        # cost about 300 instructions.
+        if _NATIVE and -2 <= seed >> 62 <= 1:
+            self._s = seed
+        else:
+            self.state = seed
+        self.pinned: list[int] = list(pinned) if pinned else []
 
     @property
     def state(self) -> int:
@@ -64,11 +83,11 @@ class Rng:
 
     @state.setter
     def state(self, value: int) -> None:
-        u = value & _MASK
         if _NATIVE:
+            u = value & _MASK
             self._s = u - _TWO64 if u >= _TWO63 else u
         else:
-            self._s = u  # pure: `i64` is a plain int, kept unsigned
+            self._s = value & _MASK  # pure: `i64` is a plain int, kept unsigned
 
     def _next(self) -> int:
         if _NATIVE:
@@ -81,10 +100,11 @@ class Rng:
 
     def _step(self) -> i64:
         """Compiled only: one SplitMix64 step on the signed state; the output, signed."""
-        z: i64 = self._s + _GAMMA_S
+        k = _K
+        z: i64 = self._s + k.gamma
         self._s = z
-        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * _MIX1_S
-        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _MIX2_S
+        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * k.mix1
+        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * k.mix2
         return z ^ ((z >> 31) & 0x1FFFFFFFF)
 
     def below(self, n: int) -> int:
@@ -102,17 +122,24 @@ class Rng:
     def _below_native(self, n: i64) -> int:
         """`below` in native integers (compiled, 0 < n < 2**31): the same draws and rejections.
 
-        With the output x = hi * 2**32 + lo (unsigned halves) and t = 2**64 % n, x is accepted
-        when x < 2**64 - t, that is unless hi is all ones and lo >= 2**32 - t; then
-        x % n = ((hi % n) * (2**32 % n) + lo) % n, every term below 2**63."""
-        p: i64 = _TWO32 % n
-        t: i64 = (p * p) % n
+        The step is written out here on a local copy of the state. With the output x = hi *
+        2**32 + lo (unsigned halves) and t = 2**64 % n < 2**31, x is accepted when x < 2**64 -
+        t, that is unless hi is all ones and lo >= 2**32 - t (t is worked out only then, once
+        in 2**32 draws). x % n is (2 * (q % n) + x's last bit) % n with q = x // 2, which is
+        below 2**63: every term stays a non-negative signed 64-bit value."""
+        k = _K
+        s: i64 = self._s
         while True:
-            x = self._step()
-            hi = (x >> 32) & _LOW32
-            lo = x & _LOW32
-            if hi != _LOW32 or lo < _TWO32 - t:
-                return int(((hi % n) * p + lo) % n)
+            s += k.gamma
+            z: i64 = (s ^ ((s >> 30) & 0x3FFFFFFFF)) * k.mix1
+            z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * k.mix2
+            x: i64 = z ^ ((z >> 31) & 0x1FFFFFFFF)
+            if ((x >> 32) & _LOW32) == _LOW32:
+                p: i64 = _TWO32 % n
+                if (x & _LOW32) >= _TWO32 - (p * p) % n:
+                    continue  # rejected: the draw is made again from the next state
+            self._s = s
+            return int((((x >> 1) & k.low63) % n * 2 + (x & 1)) % n)
 
     def roll(self, sides: int = 6) -> int:
         """A die roll 1..sides; a pinned roll is used first if one is queued."""
@@ -128,6 +155,9 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates in place."""
+        if _NATIVE and type(items) is list:
+            _shuffle_list(self, items)
+            return
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
@@ -142,7 +172,7 @@ class Rng:
         return Rng(self._next())
 
     def clone(self) -> Rng:
-        r = Rng.__new__(Rng)
+        r = Rng()  # seed 0 and no pinned rolls: the cheap way through `__init__`
         r._s = self._s
         r.pinned = self.pinned.copy()
         return r
@@ -170,6 +200,50 @@ class Rng:
 
     def __repr__(self) -> str:
         return f"Rng(state={self.state}, pinned={self.pinned})"
+
+
+def _shuffle_list(rng: Rng, items: list[Any]) -> None:
+    """`Rng.shuffle` of a list, compiled: the same draws, the items read and swapped as list
+    slots (the generic sequence protocol cost as much as the draws)."""
+    i = len(items) - 1
+    while i > 0:
+        j = rng._below_native(i + 1)
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+
+
+def mix64(parts: tuple[int, ...]) -> int:
+    """A 64-bit hash of integers: SplitMix64's finaliser over each part (its 64 low bits) in
+    turn, from a fixed start. Seeds streams that share nothing even for neighbouring keys.
+    Compiled on native `i64` (with big integers one part cost about 1,000 instructions)."""
+    if not _NATIVE:
+        return _mix64_pure(parts)
+    k = _K
+    v: i64 = _MIX_START
+    for p in parts:
+        if -2 <= p >> 62 <= 1:  # within a signed 64-bit value (see `Rng.__init__`)
+            part: i64 = p
+        else:
+            u = p & _MASK
+            part = u - _TWO64 if u >= _TWO63 else u
+        z: i64 = (v ^ part) + k.gamma
+        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * k.mix1
+        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * k.mix2
+        v = z ^ ((z >> 31) & 0x1FFFFFFFF)
+    return int(v) & _MASK
+
+
+def _mix64_pure(parts: tuple[int, ...]) -> int:
+    """`mix64` on unsigned Python integers (the pure path)."""
+    value = _MIX_START
+    for p in parts:
+        value = (value ^ (p & _MASK)) & _MASK
+        value = (value + 0x9E3779B97F4A7C15) & _MASK
+        z = value
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        value = z ^ (z >> 31)
+    return value
 
 
 def _restore(state: int, pinned: list[int]) -> Rng:

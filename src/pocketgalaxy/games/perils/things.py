@@ -14,15 +14,14 @@ stands for two cards of one game while the theme has enough of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from pocketgalaxy.core.cards import DECK_54, card
 from pocketgalaxy.core.errors import ContentError
-from pocketgalaxy.core.rng import Rng
+from pocketgalaxy.core.rng import Rng, mix64
 
 KINDS = ("peril", "big_bad", "gift", "item")
 SENSES = ("sight", "sound", "smell")
-_MASK = (1 << 64) - 1
 _REQUIRED = {"id", "kind", "name", "plan_words", "sight", "sound", "smell", "reveal", "success",
              "failure"}
 _OPTIONAL = {"suits", "difficulty", "card"}
@@ -82,7 +81,7 @@ def _kind_of(code: str) -> str:
     return "peril"
 
 
-_KINDS: dict[str, str] = {code: _kind_of(code) for code in DECK_54}
+_KINDS: Final[dict[str, str]] = {code: _kind_of(code) for code in DECK_54}
 """The kind of every canonical code, worked out once: the rules ask at every card revealed."""
 
 
@@ -177,16 +176,9 @@ def _thing(t: Any, file: str, where: str) -> Thing:
 
 def mix(*parts: int) -> int:
     """A 64-bit hash of integers (SplitMix64's finaliser over each part): streams seeded from
-    neighbouring keys share nothing, unlike seeds that differ by the generator's own step."""
-    value = 0x243F6A8885A308D3
-    for p in parts:
-        value = (value ^ (p & _MASK)) & _MASK
-        value = (value + 0x9E3779B97F4A7C15) & _MASK
-        z = value
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        value = z ^ (z >> 31)
-    return value
+    neighbouring keys share nothing, unlike seeds that differ by the generator's own step.
+    (`core.rng.mix64`, which runs on native integers when compiled.)"""
+    return mix64(parts)
 
 
 _ORDER = tuple(c for c in DECK_54 if c != "AH")
@@ -242,16 +234,16 @@ def assign(things: dict[str, Thing], narration_seed: int, plain: bool) -> dict[s
     id-sorted pool) with the same shuffles, the same search order and the same entry order
     of the result as the matching by codes and ids it replaced (tests/games/perils/
     test_perils_playout_speed.py keeps that one as the reference)."""
-    rng = Rng(mix(narration_seed, 0x7417C5))
+    rng = Rng(mix64((narration_seed, 0x7417C5)))
     pool, table = _indexed_for(things, plain)
     n = len(_ORDER)
     order = list(range(n))
-    _shuffle_ints(rng, order)
+    rng.shuffle(order)
     fits: list[list[int]] = [[] for _ in range(n)]
     for c in order:
         options = list(table[c])
         if len(options) > 1:  # a list of one draws nothing
-            _shuffle_ints(rng, options)
+            rng.shuffle(options)
         fits[c] = options
     owner = [-1] * len(pool)  # thing -> card
     seen = [-1] * len(pool)  # thing -> the search (card) that last visited it
@@ -289,17 +281,6 @@ def _place_ix(c: int, search: int, seen: list[int], fits: list[list[int]], owner
             owner[t] = c
             return True
     return False
-
-
-# `Rng.shuffle` (Fisher-Yates, the same draws) written for a list of ints: compiled, the
-# items are read and swapped in C, where `Rng.shuffle` goes through the generic sequence
-# protocol. A game's matching shuffles about 290 times.
-def _shuffle_ints(rng: Rng, items: list[int]) -> None:
-    i = len(items) - 1
-    while i > 0:
-        j = rng.below(i + 1)
-        items[i], items[j] = items[j], items[i]
-        i -= 1
 
 
 # The last themes' pools and fitting tables in indices, by the identity of the things dict.

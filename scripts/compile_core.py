@@ -81,6 +81,9 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/agents/perils/common.py",
     "pocketgalaxy/agents/perils/plans.py",
     "pocketgalaxy/agents/perils/hero.py",
+    # The Perils million, applying actions: the options' rulings the rules read at every action
+    # in native fields, and the card tables (docs/speed.md).
+    "pocketgalaxy/games/perils/flow.py",
 )
 
 

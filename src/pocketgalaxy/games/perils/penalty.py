@@ -246,7 +246,10 @@ def lay_pinned_round(state: PerilsState, pile: list[str], n: int) -> None:
 
     Raises OptionsError when a pinned card is not in the pile or more are pinned than the
     round lays: the pinned deal does not fit the game (nothing is changed)."""
-    rounds = (state.pinned or {}).get("rounds") or []
+    pinned = state.pinned
+    if pinned is None:  # nothing pinned (every simulated game): no dict or list made
+        return
+    rounds = pinned.get("rounds") or []
     if state.round >= len(rounds) or not rounds[state.round]:
         return
     wanted = rounds[state.round]

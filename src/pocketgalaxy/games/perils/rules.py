@@ -11,7 +11,7 @@ in base classes beside this file: the zero-health penalty (`penalty.py`), plans 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final, cast
 
 from pocketgalaxy.core.cards import DECK_54, card
 from pocketgalaxy.core.errors import (
@@ -36,7 +36,17 @@ from pocketgalaxy.games.perils.actions import (
     MakePlan,
     Roll,
 )
-from pocketgalaxy.games.perils.content import SENSES, Theme, load_theme, thing_for
+from pocketgalaxy.games.perils.content import Theme, load_theme
+from pocketgalaxy.games.perils.flow import (
+    BIG_BAD_DIFFICULTY,
+    DIFFICULTY,
+    IS_ACE,
+    IS_NUMBER,
+    SENSE_CYCLE,
+    RuleFlow,
+    level_of,
+    levels_of,
+)
 from pocketgalaxy.games.perils.narration import (
     card_kind,
     cast_for,
@@ -53,18 +63,32 @@ from pocketgalaxy.games.perils.rubric import (
     PlanJudge,
 )
 from pocketgalaxy.games.perils.state import PerilsState
+from pocketgalaxy.games.perils.things import Thing, kind_of
 from pocketgalaxy.games.perils.views import PerilsView, build_view
 
 SKILL_SUITS = ("D", "C", "S")
-BIG_BAD_DIFFICULTY = 11
 ACES = ("AD", "AC", "AS")
-_PHASE_SEAT = {"archetype": HERO, "describe": TELLER, "choose": HERO, "plan": HERO,
-               "judge": TELLER, "roll": HERO, "shuffle_back": TELLER}
+_HERO: Final = HERO
+_TELLER: Final = TELLER
 _SUGGESTIONS: dict[tuple[Any, ...], tuple[str, ...]] = {}
-_RANK = {code: card(code).rank for code in DECK_54}
-QUIET_DESCRIPTION = "(not narrated)"
+QUIET_DESCRIPTION: Final = "(not narrated)"
 """What a quiet rules object (`narrate=False`) suggests for every pathway instead of words."""
+_QUIET: Final = tuple((QUIET_DESCRIPTION,) * n for n in range(9))  # by the number of pathways
 _DEFAULT_OPTIONS = PerilsOptions()  # frozen: one shared default (a fresh one cost ~40 us a game)
+# The actions `_act` knows, by their exact class: one look-up, where a chain of isinstance tests
+# read each class from the module's dict (actions.py stays pure). A subclass falls back to them.
+_CHOOSE_ARCHETYPE: Final = 1
+_DESCRIBE: Final = 2
+_CHOOSE: Final = 3
+_MAKE_PLAN: Final = 4
+_JUDGE_PLAN: Final = 5
+_ROLL: Final = 6
+_LOSE_LEVELS: Final = 7
+_SHUFFLE_BACK: Final = 8
+_ACTION_CODES: Final[dict[type, int]] = {
+    ChooseArchetype: _CHOOSE_ARCHETYPE, DescribePathways: _DESCRIBE, ChoosePathway: _CHOOSE,
+    MakePlan: _MAKE_PLAN, JudgePlan: _JUDGE_PLAN, Roll: _ROLL, ChooseLostLevels: _LOSE_LEVELS,
+    ChooseShuffleBack: _SHUFFLE_BACK}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
@@ -93,6 +117,8 @@ class PerilsRules(ZeroHealthPenalty):
         self.narrate = narrate
         # The last options' theme (options are frozen; one tuple, replaced whole).
         self._theme_memo: tuple[PerilsOptions, Theme] | None = None
+        # The last options' rulings as native fields (flow.py; replaced whole, like the theme).
+        self._flow_memo: RuleFlow | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # Pickled as its constructor's arguments (the judge pickles as its stemmer and name);
@@ -160,6 +186,20 @@ class PerilsRules(ZeroHealthPenalty):
         self._theme_memo = (options, theme)
         return theme
 
+    def _flow(self, options: PerilsOptions) -> RuleFlow:
+        """The options' rulings the rules read at every action (flow.py), made once per options
+        object (options are frozen)."""
+        flow = self._flow_memo
+        if flow is None or flow.options is not options:
+            flow = RuleFlow(options)
+            self._flow_memo = flow
+        return flow
+
+    def _thing(self, state: PerilsState, code: str) -> Thing:
+        """`content.thing_for(state, code)`: the same cast (cast_of, by the options' theme, the
+        narration seed and the clarity), reached from compiled code."""
+        return cast_for(state, self.theme(state.options))[code]
+
     def _setup(self, state: PerilsState, archetype_id: str) -> list[Event]:
         theme = self.theme(state.options)
         arch = theme.archetype(archetype_id)
@@ -167,7 +207,7 @@ class PerilsRules(ZeroHealthPenalty):
         state.archetype = arch.id
         for code in arch.cards:
             state.deck.remove(code)
-            (state.base if card(code).is_number else state.inventory).append(code)
+            (state.base if code in IS_NUMBER else state.inventory).append(code)
         state.prize = ["AH"]
         pin = state.pinned or {}
         bigs = list(pin.get("big_bads") or ACES)
@@ -175,7 +215,7 @@ class PerilsRules(ZeroHealthPenalty):
             state.rng.shuffle(bigs)
         state.big_bads = bigs
         top = list(pin.get("draw") or [])
-        rest = [c for c in state.deck if c not in top and not card(c).is_ace]
+        rest = [c for c in state.deck if c not in IS_ACE and c not in top]
         state.rng.shuffle(rest)
         state.draw = top + rest
         state.deck = []
@@ -196,28 +236,33 @@ class PerilsRules(ZeroHealthPenalty):
 
     # -- queries ----------------------------------------------------------------------
     def to_act(self, state: PerilsState) -> int | None:
-        if state.phase == "over":
+        # Literal comparisons, the most frequent phases first (asked several times a decision).
+        phase = state.phase
+        if phase == "choose" or phase == "plan" or phase == "roll" or phase == "archetype":
+            return _HERO
+        if phase == "describe" or phase == "judge" or phase == "shuffle_back":
+            return _TELLER
+        if phase == "over":
             return None
-        if state.phase == "lose_levels":
-            return HERO if state.options.lost_levels_chooser == "hero" else TELLER
-        return _PHASE_SEAT[state.phase]
+        if phase == "lose_levels":
+            return _HERO if self._flow(state.options).hero_loses_levels else _TELLER
+        raise KeyError(phase)
 
     def levels(self, state: PerilsState) -> dict[str, int]:
         """Skill level per suit: the base card value(s) plus the tucked cards (PP-R2, PP-R16)."""
-        tucked = state.tucked
-        out = {"D": len(tucked["D"]), "C": len(tucked["C"]), "S": len(tucked["S"]),
-               "H": len(tucked["H"])}
-        for code in state.base:
-            out[_suit(code)] += _RANK[code]
-        return out
+        return levels_of(state)
 
     def sense(self, state: PerilsState) -> str:
         """sight, sound, smell by round (PP-R8, PP-A16); "free" in a free-sense showdown."""
-        if state.stage == "showdown" and state.options.showdown_sense == "free":
+        if state.stage == "showdown" and self._flow(state.options).free_showdown_sense:
             return "free"
-        return SENSES[(max(state.round, 1) - 1) % 3]
+        r = state.round
+        return SENSE_CYCLE[(r - 1) % 3 if r > 1 else 0]
 
     def difficulty(self, code: str) -> int:
+        d = DIFFICULTY.get(code)
+        if d is not None:
+            return d
         c = card(code)
         return BIG_BAD_DIFFICULTY if c.is_ace else c.rank
 
@@ -225,7 +270,8 @@ class PerilsRules(ZeroHealthPenalty):
         """The computer Teller's descriptions for the current pathways (memoised: a pure
         function of the narration seed, the round, the cards and the earlier descriptions)."""
         if not self.narrate:
-            return (QUIET_DESCRIPTION,) * len(state.pathways)
+            n = len(state.pathways)
+            return _QUIET[n] if n < len(_QUIET) else (QUIET_DESCRIPTION,) * n
         theme = self.theme(state.options)
         sense = self.sense(state)
         # Every earlier description is in the key: a text is new only against all of them, and
@@ -271,51 +317,60 @@ class PerilsRules(ZeroHealthPenalty):
 
     def _act(self, state: PerilsState, seat: int, action: Action, explain: bool) -> list[Event]:
         events: list[Event] = []
-        if isinstance(action, ChooseArchetype):
-            events.extend(self._setup(state, action.archetype))
-        elif isinstance(action, DescribePathways):
-            self._describe(state, action, events)
-        elif isinstance(action, ChoosePathway):
-            self._choose(state, action.position, False, events)
-        elif isinstance(action, MakePlan):
-            self._plan(state, action, events, explain)
-        elif isinstance(action, JudgePlan):
-            self._judged(state, Judgement(action.approve_channel, tuple(action.approve_items),
-                                          action.advantage), "teller", events, explain)
-        elif isinstance(action, Roll):
+        # Dispatch by the exact class (see _ACTION_CODES); actions.py stays pure, so a `cast`
+        # costs nothing here and the attributes are read as they were.
+        kind = _ACTION_CODES.get(type(action), 0)
+        if kind == 0:
+            kind = _action_code(action)
+        if kind == _CHOOSE:
+            self._choose(state, cast(ChoosePathway, action).position, False, events)
+        elif kind == _DESCRIBE:
+            self._describe(state, cast(DescribePathways, action), events)
+        elif kind == _MAKE_PLAN:
+            self._plan(state, cast(MakePlan, action), events, explain)
+        elif kind == _ROLL:
             self._roll(state, events)
-        elif isinstance(action, ChooseLostLevels):
-            self._lose_levels(state, list(action.cards), events)
-        elif isinstance(action, ChooseShuffleBack):
-            self._finish_penalty(state, list(action.cards), events)
+        elif kind == _CHOOSE_ARCHETYPE:
+            events.extend(self._setup(state, cast(ChooseArchetype, action).archetype))
+        elif kind == _JUDGE_PLAN:
+            judged = cast(JudgePlan, action)
+            self._judged(state, Judgement(judged.approve_channel, tuple(judged.approve_items),
+                                          judged.advantage), "teller", events, explain)
+        elif kind == _LOSE_LEVELS:
+            self._lose_levels(state, list(cast(ChooseLostLevels, action).cards), events)
+        elif kind == _SHUFFLE_BACK:
+            self._finish_penalty(state, list(cast(ChooseShuffleBack, action).cards), events)
         return events
 
     def _deal(self, state: PerilsState, events: list[Event]) -> None:
         """Lay the next round of pathways (PP-R7, PP-R19, PP-A12) or the Big Bads (PP-R20)."""
-        opts = state.options
+        flow = self._flow(state.options)
         if state.stage == "main":
-            k = opts.pathways_per_round
-            if state.draw and len(state.draw) < k and opts.final_short_round == "discard_leftover":
-                events.append(ev.LeftoverDiscarded(count=len(state.draw)))
-                state.discarded.extend(state.draw)
+            k = flow.pathways_per_round
+            draw = state.draw
+            if draw and len(draw) < k and flow.discard_leftover:
+                events.append(ev.LeftoverDiscarded(count=len(draw)))
+                state.discarded.extend(draw)
                 state.draw = []
-            if not state.draw:
+            draw = state.draw
+            if not draw:
                 state.stage = "showdown"
                 events.append(ev.ShowdownBegan(round=state.round + 1))
             else:
-                n = min(k, len(state.draw))
-                lay_pinned_round(state, state.draw, n)
-                state.pathways = state.draw[:n]
-                del state.draw[:n]
+                n = k if k < len(draw) else len(draw)
+                lay_pinned_round(state, draw, n)
+                state.pathways = draw[:n]
+                del draw[:n]
         if state.stage == "showdown":
-            if not state.big_bads:
+            bigs = state.big_bads
+            if not bigs:
                 self._end_showdown(state, events)
                 return
-            n = len(state.big_bads) if opts.showdown_order == "hero_chooses" else 1
-            lay_pinned_round(state, state.big_bads, n)
-            state.pathways = state.big_bads[:n]
-            del state.big_bads[:n]
-        if opts.pathway_order == "shuffled":
+            n = len(bigs) if flow.all_big_bads_at_once else 1
+            lay_pinned_round(state, bigs, n)
+            state.pathways = bigs[:n]
+            del bigs[:n]
+        if flow.shuffled_pathways:
             state.rng.shuffle(state.pathways)
         state.round += 1
         state.descriptions = []
@@ -330,7 +385,10 @@ class PerilsRules(ZeroHealthPenalty):
         texts = [t.strip() for t in action.descriptions]
         suggested = self.suggestions(state)
         state.descriptions = texts
-        state.suggested = [t == s for t, s in zip(texts, suggested, strict=True)]
+        n = len(texts)
+        if len(suggested) != n:  # as zip(strict=True) refused it
+            raise ValueError(f"{n} descriptions for {len(suggested)} suggestions")
+        state.suggested = [texts[i] == suggested[i] for i in range(n)]
         state.history.extend(texts)
         state.phase = "choose"
         events.append(ev.PathwaysDescribed(round=state.round, descriptions=tuple(texts)))
@@ -349,12 +407,12 @@ class PerilsRules(ZeroHealthPenalty):
         else:
             state.unchosen.extend(others)
         events.append(ev.PathwayChosen(round=state.round, position=position, automatic=automatic))
-        if state.stage == "main" and others and state.options.reveal_unchosen:
+        if state.stage == "main" and others and self._flow(state.options).reveal_unchosen:
             events.append(ev.UnchosenRevealed(cards=tuple(others)))
         state.current = code
-        kind = card_kind(code)
-        d = self.difficulty(code) if kind in ("peril", "big_bad") else 0
-        thing = thing_for(state, code)
+        kind = kind_of(code)
+        d = self.difficulty(code) if kind == "peril" or kind == "big_bad" else 0
+        thing = self._thing(state, code)
         text = story.reveal_story(self.theme(state.options), thing, code, kind, d,
                                   state.narration_seed) if self.narrate else ""
         events.append(ev.CardRevealed(card=code, kind=kind, difficulty=d, thing=thing.id,
@@ -365,12 +423,13 @@ class PerilsRules(ZeroHealthPenalty):
         """PP-R10..R12: heal, gain an item, pass automatically, or ask for a plan."""
         code = state.current
         assert code is not None
-        kind = card_kind(code)
+        kind = kind_of(code)
+        flow = self._flow(state.options)
         if kind == "gift":
             state.current = None
             state.spent.append(code)
-            thing = thing_for(state, code) if self.narrate else None
-            if state.health < state.options.max_health:
+            thing = self._thing(state, code) if self.narrate else None
+            if state.health < flow.max_health:
                 state.health += 1
                 text = story.gift_story(thing, code, state.narration_seed, healed=True,
                                         health=state.health) if thing is not None else ""
@@ -385,19 +444,20 @@ class PerilsRules(ZeroHealthPenalty):
         if kind == "item":
             state.current = None
             state.inventory.append(code)
-            text = story.item_story(self.theme(state.options), thing_for(state, code), code,
+            text = story.item_story(self.theme(state.options), self._thing(state, code), code,
                                     state.narration_seed) if self.narrate else ""
             events.append(ev.ItemGained(card=code, story=text))
             self._next(state, events)
             return
         d = self.difficulty(code)
-        level = self.levels(state)[_suit(code)]
-        passes = level > d if state.options.autopass_comparison == ">" else level >= d
+        suit = _suit(code)
+        level = level_of(state, suit)
+        passes = level > d if flow.autopass_strict else level >= d
         if passes:
             state.current = None
             state.spent.append(code)
-            text = story.passed_story(self.theme(state.options), thing_for(state, code), code,
-                                      state.narration_seed, skill=_suit(code), level=level,
+            text = story.passed_story(self.theme(state.options), self._thing(state, code), code,
+                                      state.narration_seed, skill=suit, level=level,
                                       difficulty=d) if self.narrate else ""
             events.append(ev.PerilPassed(card=code, level=level, difficulty=d, story=text))
             if kind == "big_bad":
@@ -425,40 +485,46 @@ class PerilsRules(ZeroHealthPenalty):
         code = state.current
         assert code is not None
         opts = state.options
+        flow = self._flow(opts)
         suit = _suit(code)
         d = self.difficulty(code)
-        values = [state.rng.roll()]
+        rng = state.rng
+        values = [rng.roll()]
+        top = values[0]
         if state.advantage:
-            values.append(state.rng.roll())
+            second = rng.roll()
+            values.append(second)
+            if second > top:
+                top = second
         state.rolls = values
         bonus = self.bonus(state)
-        total = max(values) + bonus
-        if opts.skill_adds_to_roll:
-            total += self.levels(state)[suit]
+        total = top + bonus
+        if flow.skill_adds_to_roll:
+            total += level_of(state, suit)
         events.append(ev.DieRolled(values=tuple(values), advantage=state.advantage, bonus=bonus,
                                    total=total, difficulty=d))
         spent = tuple(state.approve_items)
         numbers = story.roll_words(tuple(values), bonus, total, d,
                                    opts.success_comparison == ">",
-                                   self.levels(state)[suit] if opts.skill_adds_to_roll else 0
+                                   level_of(state, suit) if flow.skill_adds_to_roll else 0
                                    ) if self.narrate else ""
         theme = self.theme(opts)
         # The thing only tells the story: the quiet rules leave it unasked (no game effect).
-        thing = thing_for(state, code) if self.narrate else None
+        thing = self._thing(state, code) if self.narrate else None
         if state.approve_items:
             for c in state.approve_items:
                 state.inventory.remove(c)
                 state.discarded.append(c)
             events.append(ev.ItemsSpent(cards=tuple(state.approve_items)))
-        success = total >= d if opts.success_comparison == ">=" else total > d
+        success = total >= d if flow.success_at_least else total > d
         state.current = None
         state.plan_made = False
         state.judged = False
-        big_bad = card(code).is_ace
+        big_bad = code in IS_ACE
         if success:
             state.tucked[suit].append(code)
             state.tuck_order.append(code)
-            level = self.levels(state)[suit]
+            level = level_of(state, suit)
             text = story.success_story(theme, thing, code, state.narration_seed, skill=suit,
                                        level=level, spent=spent, numbers=numbers
                                        ) if thing is not None else ""
@@ -484,7 +550,7 @@ class PerilsRules(ZeroHealthPenalty):
         state.advantage = False
         if state.health <= 0:
             events.append(ev.ZeroHealth(stage=state.stage))
-            if state.stage == "showdown" and opts.showdown_zero_health == "lose":
+            if state.stage == "showdown" and flow.showdown_zero_health_loses:
                 self._game_over(state, "lost", "zero_health_in_showdown", events)
                 return
             self._start_penalty(state, events)
@@ -558,6 +624,27 @@ class PerilsRules(ZeroHealthPenalty):
             max_health=max(state.options.max_health, state.start_health),
             current_thing=cast_for(state, theme)[current].id if current else None,
         )
+
+
+def _action_code(action: Action) -> int:
+    """`_ACTION_CODES` by isinstance, for a subclass of an action (0: none of them)."""
+    if isinstance(action, ChooseArchetype):
+        return _CHOOSE_ARCHETYPE
+    if isinstance(action, DescribePathways):
+        return _DESCRIBE
+    if isinstance(action, ChoosePathway):
+        return _CHOOSE
+    if isinstance(action, MakePlan):
+        return _MAKE_PLAN
+    if isinstance(action, JudgePlan):
+        return _JUDGE_PLAN
+    if isinstance(action, Roll):
+        return _ROLL
+    if isinstance(action, ChooseLostLevels):
+        return _LOSE_LEVELS
+    if isinstance(action, ChooseShuffleBack):
+        return _SHUFFLE_BACK
+    return 0
 
 
 def _rules_from(judge: PlanJudge, narrate: bool) -> PerilsRules:

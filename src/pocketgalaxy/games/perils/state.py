@@ -43,8 +43,10 @@ def _empty_tucked() -> dict[str, list[str]]:
 
 
 # Compiled with mypyc (scripts/compile_core.py): the compiled rules then read and write native
-# attributes instead of a `__dict__`. `serializable`: states are pickled to worker processes.
-@mypyc_attr(serializable=True)
+# attributes instead of a `__dict__`. `serializable`: states are pickled to worker processes;
+# with `allow_interpreted_subclasses` too, so that interpreted code calling the class runs its
+# `__init__` (marked `serializable` alone, a compiled class skips it: docs/speed.md).
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 @dataclass(eq=False)
 class PerilsState:
     """Plain data. Phases: archetype, describe, choose, plan, judge, roll, lose_levels,
@@ -95,64 +97,154 @@ class PerilsState:
     result_reason: str = ""
     players: int = 2
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> PerilsState:
-        # A bare instance, so `clone` skips `__init__` on both paths (compiled, mypyc's own
-        # `__new__` would run `__init__`, which needs the setup arguments).
-        return object.__new__(cls)
+    # Its own `__init__` (the parameters are the fields, in order; a list left out is a new
+    # empty one): compiled, it runs in C, where the dataclass-made one is interpreted code
+    # (about 23,000 instructions a game). No `__new__`: `clone` passes every field.
+    def __init__(
+        self,
+        options: PerilsOptions,
+        seed: int,
+        narration_seed: int,
+        rng: Rng,
+        pinned: dict[str, list[Any]] | None = None,
+        phase: str = "archetype",
+        stage: str = "setup",
+        round: int = 0,
+        archetype: str | None = None,
+        health: int = 0,
+        start_health: int = 0,
+        deck: list[str] | None = None,
+        base: list[str] | None = None,
+        tucked: dict[str, list[str]] | None = None,
+        tuck_order: list[str] | None = None,
+        damage: list[str] | None = None,
+        inventory: list[str] | None = None,
+        draw: list[str] | None = None,
+        big_bads: list[str] | None = None,
+        prize: list[str] | None = None,
+        pathways: list[str] | None = None,
+        descriptions: list[str] | None = None,
+        suggested: list[bool] | None = None,
+        history: list[str] | None = None,
+        current: str | None = None,
+        unchosen: list[str] | None = None,
+        spent: list[str] | None = None,
+        discarded: list[str] | None = None,
+        limbo: list[str] | None = None,
+        levels_to_lose: int = 0,
+        plan_made: bool = False,
+        plan_channel: str | None = None,
+        plan_items: list[str] | None = None,
+        plan_text: str = "",
+        judged: bool = False,
+        approve_channel: bool = False,
+        approve_items: list[str] | None = None,
+        advantage: bool = False,
+        rolls: list[int] | None = None,
+        defeated: list[str] | None = None,
+        failed: list[str] | None = None,
+        result: str | None = None,
+        result_reason: str = "",
+        players: int = 2,
+    ) -> None:
+        self.options = options
+        self.seed = seed
+        self.narration_seed = narration_seed
+        self.rng = rng
+        self.pinned = pinned
+        self.phase = phase
+        self.stage = stage
+        self.round = round
+        self.archetype = archetype
+        self.health = health
+        self.start_health = start_health
+        self.deck = deck if deck is not None else []
+        self.base = base if base is not None else []
+        self.tucked = tucked if tucked is not None else _empty_tucked()
+        self.tuck_order = tuck_order if tuck_order is not None else []
+        self.damage = damage if damage is not None else []
+        self.inventory = inventory if inventory is not None else []
+        self.draw = draw if draw is not None else []
+        self.big_bads = big_bads if big_bads is not None else []
+        self.prize = prize if prize is not None else []
+        self.pathways = pathways if pathways is not None else []
+        self.descriptions = descriptions if descriptions is not None else []
+        self.suggested = suggested if suggested is not None else []
+        self.history = history if history is not None else []
+        self.current = current
+        self.unchosen = unchosen if unchosen is not None else []
+        self.spent = spent if spent is not None else []
+        self.discarded = discarded if discarded is not None else []
+        self.limbo = limbo if limbo is not None else []
+        self.levels_to_lose = levels_to_lose
+        self.plan_made = plan_made
+        self.plan_channel = plan_channel
+        self.plan_items = plan_items if plan_items is not None else []
+        self.plan_text = plan_text
+        self.judged = judged
+        self.approve_channel = approve_channel
+        self.approve_items = approve_items if approve_items is not None else []
+        self.advantage = advantage
+        self.rolls = rolls if rolls is not None else []
+        self.defeated = defeated if defeated is not None else []
+        self.failed = failed if failed is not None else []
+        self.result = result
+        self.result_reason = result_reason
+        self.players = players
 
     def clone(self) -> PerilsState:
-        """A fast independent copy (lists copied, the options shared: they are frozen). Field by
-        field: a compiled class has no `__dict__` to copy (tests/games/perils/test_perils_state.py
-        checks that every field is copied)."""
-        new = PerilsState.__new__(PerilsState)
-        new.options = self.options
-        new.seed = self.seed
-        new.narration_seed = self.narration_seed
-        new.rng = self.rng.clone()
+        """A fast independent copy (lists copied, the options shared: they are frozen), every
+        field passed to the constructor in order (tests/games/perils/test_perils_state_init.py
+        checks that each is copied)."""
         pinned = self.pinned
-        new.pinned = {k: list(v) for k, v in pinned.items()} if pinned is not None else None
-        new.phase = self.phase
-        new.stage = self.stage
-        new.round = self.round
-        new.archetype = self.archetype
-        new.health = self.health
-        new.start_health = self.start_health
-        new.deck = self.deck.copy()
-        new.base = self.base.copy()
         tucked = self.tucked
-        new.tucked = {"D": tucked["D"].copy(), "C": tucked["C"].copy(), "S": tucked["S"].copy(),
-                      "H": tucked["H"].copy()}
-        new.tuck_order = self.tuck_order.copy()
-        new.damage = self.damage.copy()
-        new.inventory = self.inventory.copy()
-        new.draw = self.draw.copy()
-        new.big_bads = self.big_bads.copy()
-        new.prize = self.prize.copy()
-        new.pathways = self.pathways.copy()
-        new.descriptions = self.descriptions.copy()
-        new.suggested = self.suggested.copy()
-        new.history = self.history.copy()
-        new.current = self.current
-        new.unchosen = self.unchosen.copy()
-        new.spent = self.spent.copy()
-        new.discarded = self.discarded.copy()
-        new.limbo = self.limbo.copy()
-        new.levels_to_lose = self.levels_to_lose
-        new.plan_made = self.plan_made
-        new.plan_channel = self.plan_channel
-        new.plan_items = self.plan_items.copy()
-        new.plan_text = self.plan_text
-        new.judged = self.judged
-        new.approve_channel = self.approve_channel
-        new.approve_items = self.approve_items.copy()
-        new.advantage = self.advantage
-        new.rolls = self.rolls.copy()
-        new.defeated = self.defeated.copy()
-        new.failed = self.failed.copy()
-        new.result = self.result
-        new.result_reason = self.result_reason
-        new.players = self.players
-        return new
+        return PerilsState(
+            self.options,
+            self.seed,
+            self.narration_seed,
+            self.rng.clone(),
+            {k: list(v) for k, v in pinned.items()} if pinned is not None else None,
+            self.phase,
+            self.stage,
+            self.round,
+            self.archetype,
+            self.health,
+            self.start_health,
+            self.deck.copy(),
+            self.base.copy(),
+            {"D": tucked["D"].copy(), "C": tucked["C"].copy(), "S": tucked["S"].copy(),
+             "H": tucked["H"].copy()},
+            self.tuck_order.copy(),
+            self.damage.copy(),
+            self.inventory.copy(),
+            self.draw.copy(),
+            self.big_bads.copy(),
+            self.prize.copy(),
+            self.pathways.copy(),
+            self.descriptions.copy(),
+            self.suggested.copy(),
+            self.history.copy(),
+            self.current,
+            self.unchosen.copy(),
+            self.spent.copy(),
+            self.discarded.copy(),
+            self.limbo.copy(),
+            self.levels_to_lose,
+            self.plan_made,
+            self.plan_channel,
+            self.plan_items.copy(),
+            self.plan_text,
+            self.judged,
+            self.approve_channel,
+            self.approve_items.copy(),
+            self.advantage,
+            self.rolls.copy(),
+            self.defeated.copy(),
+            self.failed.copy(),
+            self.result,
+            self.result_reason,
+            self.players,
+        )
 
     def place_of_each(self) -> dict[str, str]:
         """Card code -> place name; raises ValueError if a card is missing or in two places."""

@@ -120,7 +120,12 @@ class Rng:
                 return x % n
 
     def _below_native(self, n: i64) -> int:
-        """`below` in native integers (compiled, 0 < n < 2**31): the same draws and rejections.
+        """`below` in native integers (compiled, 0 < n < 2**31): the same draws and rejections
+        (`_draw`)."""
+        return int(self._draw(n))
+
+    def _draw(self, n: i64) -> i64:
+        """`below(n)` as a native integer (compiled only, 0 < n < 2**31).
 
         The step is written out here on a local copy of the state. With the output x = hi *
         2**32 + lo (unsigned halves) and t = 2**64 % n < 2**31, x is accepted when x < 2**64 -
@@ -139,7 +144,8 @@ class Rng:
                 if (x & _LOW32) >= _TWO32 - (p * p) % n:
                     continue  # rejected: the draw is made again from the next state
             self._s = s
-            return int((((x >> 1) & k.low63) % n * 2 + (x & 1)) % n)
+            r: i64 = ((x >> 1) & k.low63) % n * 2 + (x & 1)  # below 2 * n: one subtraction
+            return r - n if r >= n else r
 
     def roll(self, sides: int = 6) -> int:
         """A die roll 1..sides; a pinned roll is used first if one is queued."""
@@ -205,9 +211,9 @@ class Rng:
 def _shuffle_list(rng: Rng, items: list[Any]) -> None:
     """`Rng.shuffle` of a list, compiled: the same draws, the items read and swapped as list
     slots (the generic sequence protocol cost as much as the draws)."""
-    i = len(items) - 1
+    i: i64 = len(items) - 1
     while i > 0:
-        j = rng._below_native(i + 1)
+        j = rng._draw(i + 1)
         items[i], items[j] = items[j], items[i]
         i -= 1
 

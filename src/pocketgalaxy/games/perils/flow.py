@@ -28,9 +28,6 @@ DIFFICULTY: Final[dict[str, int]] = {
 IS_ACE: Final[frozenset[str]] = frozenset(code for code in DECK_54 if card(code).is_ace)
 IS_NUMBER: Final[frozenset[str]] = frozenset(code for code in DECK_54 if card(code).is_number)
 
-SENSE_CYCLE: Final = ("sight", "sound", "smell")
-"""The senses by round (content.SENSES, which the themes use too)."""
-
 
 class RuleFlow:
     """The rulings one options object gives, read once (see the module text). The rules keep
@@ -50,6 +47,7 @@ class RuleFlow:
         self.showdown_zero_health_loses: bool = options.showdown_zero_health == "lose"
         self.hero_loses_levels: bool = options.lost_levels_chooser == "hero"
         self.free_showdown_sense: bool = options.showdown_sense == "free"
+        self.clarity: str = options.clarity
 
 
 def level_of(state: PerilsState, suit: str) -> int:

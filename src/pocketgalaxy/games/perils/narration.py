@@ -233,7 +233,7 @@ def _set_hint(key: str, values: list[str], every: tuple[str, ...]) -> dict[str, 
 def plan_cues(state: PerilsState, theme: Theme, sense: str) -> tuple[Cue, ...]:
     """The cue of each current pathway (a pure function of the narration seed and round)."""
     opts = state.options
-    cast = _cast(theme, state.narration_seed, opts.clarity)
+    cast = game_cast(theme, state.narration_seed, opts.clarity)
     modes = _for_options(opts, theme)[2]
     out = []
     for i, code in enumerate(state.pathways):
@@ -243,24 +243,43 @@ def plan_cues(state: PerilsState, theme: Theme, sense: str) -> tuple[Cue, ...]:
     return tuple(out)
 
 
-# The last game's cast: (theme, narration seed, plain or not, cast), replaced whole.
-_LAST_CAST: tuple[Theme, int, bool, dict[str, Thing]] | None = None
+class _CastEntry:
+    """The last game's cast and what it was made from; never changed, replaced whole, so a
+    reader on another thread sees an old entry or a new one, never half of one."""
+
+    def __init__(self, theme: Theme, narration_seed: int, plain: bool,
+                 cast: dict[str, Thing]) -> None:
+        self.theme = theme
+        self.narration_seed = narration_seed
+        self.plain = plain
+        self.cast = cast
+
+
+class _LastCast:
+    """Holds the last `_CastEntry` (compiled: a native field of a Final object, where a global
+    tuple was a look-up in the module's dict and its items boxed objects to compare)."""
+
+    def __init__(self) -> None:
+        self.entry: _CastEntry | None = None
+
+
+_LAST_CAST: Final = _LastCast()
 
 
 def cast_for(state: PerilsState, theme: Theme) -> dict[str, Thing]:
     """This game's card code -> thing (`content.thing_for`'s, for the theme of its options)."""
-    return _cast(theme, state.narration_seed, state.options.clarity)
+    return game_cast(theme, state.narration_seed, state.options.clarity)
 
 
-def _cast(theme: Theme, narration_seed: int, clarity: str) -> dict[str, Thing]:
-    """`cast_of`, the last game's remembered here (a view asks at every decision)."""
-    global _LAST_CAST
+def game_cast(theme: Theme, narration_seed: int, clarity: str) -> dict[str, Thing]:
+    """`cast_of`, the last game's remembered here (a view and the rules ask at every card)."""
     plain = clarity == "plain"
-    last = _LAST_CAST
-    if last is not None and last[0] is theme and last[1] == narration_seed and last[2] == plain:
-        return last[3]
+    last = _LAST_CAST.entry
+    if (last is not None and last.theme is theme and last.narration_seed == narration_seed
+            and last.plain == plain):
+        return last.cast
     cast = cast_of(theme, narration_seed, clarity)
-    _LAST_CAST = (theme, narration_seed, plain, cast)
+    _LAST_CAST.entry = _CastEntry(theme, narration_seed, plain, cast)
     return cast
 
 

@@ -42,7 +42,6 @@ from pocketgalaxy.games.perils.flow import (
     DIFFICULTY,
     IS_ACE,
     IS_NUMBER,
-    SENSE_CYCLE,
     RuleFlow,
     level_of,
     levels_of,
@@ -50,6 +49,7 @@ from pocketgalaxy.games.perils.flow import (
 from pocketgalaxy.games.perils.narration import (
     card_kind,
     cast_for,
+    game_cast,
     hint_for_state,
     narration_seed_for,
     prize_of,
@@ -75,20 +75,13 @@ QUIET_DESCRIPTION: Final = "(not narrated)"
 """What a quiet rules object (`narrate=False`) suggests for every pathway instead of words."""
 _QUIET: Final = tuple((QUIET_DESCRIPTION,) * n for n in range(9))  # by the number of pathways
 _DEFAULT_OPTIONS = PerilsOptions()  # frozen: one shared default (a fresh one cost ~40 us a game)
-# The actions `_act` knows, by their exact class: one look-up, where a chain of isinstance tests
-# read each class from the module's dict (actions.py stays pure). A subclass falls back to them.
-_CHOOSE_ARCHETYPE: Final = 1
-_DESCRIBE: Final = 2
-_CHOOSE: Final = 3
-_MAKE_PLAN: Final = 4
-_JUDGE_PLAN: Final = 5
-_ROLL: Final = 6
-_LOSE_LEVELS: Final = 7
-_SHUFFLE_BACK: Final = 8
-_ACTION_CODES: Final[dict[type, int]] = {
-    ChooseArchetype: _CHOOSE_ARCHETYPE, DescribePathways: _DESCRIBE, ChoosePathway: _CHOOSE,
-    MakePlan: _MAKE_PLAN, JudgePlan: _JUDGE_PLAN, Roll: _ROLL, ChooseLostLevels: _LOSE_LEVELS,
-    ChooseShuffleBack: _SHUFFLE_BACK}
+# The four actions of every round, by their exact class: compiled, a Final is a C static, so a
+# test is one pointer comparison, where `isinstance` read each class from the module's dict
+# (actions.py stays pure). Any other action, or a subclass, goes through `_act_other`.
+_CHOOSE_TYPE: Final = ChoosePathway
+_DESCRIBE_TYPE: Final = DescribePathways
+_PLAN_TYPE: Final = MakePlan
+_ROLL_TYPE: Final = Roll
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
@@ -198,15 +191,23 @@ class PerilsRules(ZeroHealthPenalty):
     def _thing(self, state: PerilsState, code: str) -> Thing:
         """`content.thing_for(state, code)`: the same cast (cast_of, by the options' theme, the
         narration seed and the clarity), reached from compiled code."""
-        return cast_for(state, self.theme(state.options))[code]
+        opts = state.options
+        return game_cast(self.theme(opts), state.narration_seed, self._flow(opts).clarity)[code]
 
     def _setup(self, state: PerilsState, archetype_id: str) -> list[Event]:
         theme = self.theme(state.options)
         arch = theme.archetype(archetype_id)
         assert arch is not None
         state.archetype = arch.id
-        for code in arch.cards:
-            state.deck.remove(code)
+        cards = arch.cards
+        chosen = set(cards)
+        deck = [c for c in state.deck if c not in chosen]  # list.remove per card scanned it
+        if len(chosen) != len(cards) or len(deck) + len(cards) != len(state.deck):
+            deck = list(state.deck)
+            for code in cards:  # a card missing or twice: list.remove refuses as it did
+                deck.remove(code)
+        state.deck = deck
+        for code in cards:
             (state.base if code in IS_NUMBER else state.inventory).append(code)
         state.prize = ["AH"]
         pin = state.pinned or {}
@@ -257,7 +258,9 @@ class PerilsRules(ZeroHealthPenalty):
         if state.stage == "showdown" and self._flow(state.options).free_showdown_sense:
             return "free"
         r = state.round
-        return SENSE_CYCLE[(r - 1) % 3 if r > 1 else 0]
+        i = (r - 1) % 3 if r > 1 else 0
+        # content.SENSES by literal: compiled, indexing a Final tuple of literals builds it first.
+        return "sight" if i == 0 else "sound" if i == 1 else "smell"
 
     def difficulty(self, code: str) -> int:
         d = DIFFICULTY.get(code)
@@ -317,30 +320,41 @@ class PerilsRules(ZeroHealthPenalty):
 
     def _act(self, state: PerilsState, seat: int, action: Action, explain: bool) -> list[Event]:
         events: list[Event] = []
-        # Dispatch by the exact class (see _ACTION_CODES); actions.py stays pure, so a `cast`
-        # costs nothing here and the attributes are read as they were.
-        kind = _ACTION_CODES.get(type(action), 0)
-        if kind == 0:
-            kind = _action_code(action)
-        if kind == _CHOOSE:
+        # The exact classes first (see _CHOOSE_TYPE); actions.py is pure, so its classes are
+        # plain objects to mypyc and a `cast` checks nothing: the attributes read as before.
+        kind = type(action)
+        if kind is _CHOOSE_TYPE:
             self._choose(state, cast(ChoosePathway, action).position, False, events)
-        elif kind == _DESCRIBE:
+        elif kind is _DESCRIBE_TYPE:
             self._describe(state, cast(DescribePathways, action), events)
-        elif kind == _MAKE_PLAN:
+        elif kind is _PLAN_TYPE:
             self._plan(state, cast(MakePlan, action), events, explain)
-        elif kind == _ROLL:
+        elif kind is _ROLL_TYPE:
             self._roll(state, events)
-        elif kind == _CHOOSE_ARCHETYPE:
-            events.extend(self._setup(state, cast(ChooseArchetype, action).archetype))
-        elif kind == _JUDGE_PLAN:
-            judged = cast(JudgePlan, action)
-            self._judged(state, Judgement(judged.approve_channel, tuple(judged.approve_items),
-                                          judged.advantage), "teller", events, explain)
-        elif kind == _LOSE_LEVELS:
-            self._lose_levels(state, list(cast(ChooseLostLevels, action).cards), events)
-        elif kind == _SHUFFLE_BACK:
-            self._finish_penalty(state, list(cast(ChooseShuffleBack, action).cards), events)
+        else:
+            self._act_other(state, action, events, explain)
         return events
+
+    def _act_other(self, state: PerilsState, action: Action, events: list[Event],
+                   explain: bool) -> None:
+        """`_act` by isinstance, in the order it always tested (an unknown action does nothing)."""
+        if isinstance(action, ChooseArchetype):
+            events.extend(self._setup(state, action.archetype))
+        elif isinstance(action, DescribePathways):
+            self._describe(state, action, events)
+        elif isinstance(action, ChoosePathway):
+            self._choose(state, action.position, False, events)
+        elif isinstance(action, MakePlan):
+            self._plan(state, action, events, explain)
+        elif isinstance(action, JudgePlan):
+            self._judged(state, Judgement(action.approve_channel, tuple(action.approve_items),
+                                          action.advantage), "teller", events, explain)
+        elif isinstance(action, Roll):
+            self._roll(state, events)
+        elif isinstance(action, ChooseLostLevels):
+            self._lose_levels(state, list(action.cards), events)
+        elif isinstance(action, ChooseShuffleBack):
+            self._finish_penalty(state, list(action.cards), events)
 
     def _deal(self, state: PerilsState, events: list[Event]) -> None:
         """Lay the next round of pathways (PP-R7, PP-R19, PP-A12) or the Big Bads (PP-R20)."""
@@ -359,8 +373,7 @@ class PerilsRules(ZeroHealthPenalty):
             else:
                 n = k if k < len(draw) else len(draw)
                 lay_pinned_round(state, draw, n)
-                state.pathways = draw[:n]
-                del draw[:n]
+                state.pathways = _take(draw, n)
         if state.stage == "showdown":
             bigs = state.big_bads
             if not bigs:
@@ -368,13 +381,14 @@ class PerilsRules(ZeroHealthPenalty):
                 return
             n = len(bigs) if flow.all_big_bads_at_once else 1
             lay_pinned_round(state, bigs, n)
-            state.pathways = bigs[:n]
-            del bigs[:n]
+            state.pathways = _take(bigs, n)
         if flow.shuffled_pathways:
             state.rng.shuffle(state.pathways)
         state.round += 1
-        state.descriptions = []
-        state.suggested = []
+        if state.descriptions:  # usually emptied by the choice just made: no new list then
+            state.descriptions = []
+        if state.suggested:
+            state.suggested = []
         state.phase = "describe"
         events.append(ev.PathwaysDealt(round=state.round, cards=tuple(state.pathways)))
         events.append(ev.PathwaysLaid(round=state.round, count=len(state.pathways),
@@ -626,25 +640,13 @@ class PerilsRules(ZeroHealthPenalty):
         )
 
 
-def _action_code(action: Action) -> int:
-    """`_ACTION_CODES` by isinstance, for a subclass of an action (0: none of them)."""
-    if isinstance(action, ChooseArchetype):
-        return _CHOOSE_ARCHETYPE
-    if isinstance(action, DescribePathways):
-        return _DESCRIBE
-    if isinstance(action, ChoosePathway):
-        return _CHOOSE
-    if isinstance(action, MakePlan):
-        return _MAKE_PLAN
-    if isinstance(action, JudgePlan):
-        return _JUDGE_PLAN
-    if isinstance(action, Roll):
-        return _ROLL
-    if isinstance(action, ChooseLostLevels):
-        return _LOSE_LEVELS
-    if isinstance(action, ChooseShuffleBack):
-        return _SHUFFLE_BACK
-    return 0
+def _take(pile: list[str], n: int) -> list[str]:
+    """The top `n` cards of `pile` (0 < n <= len(pile)), removed from it: `pile[:n]` and then
+    `del pile[:n]`, without the slice objects (compiled, a slice deletion is a generic call)."""
+    taken = [pile.pop(0)]
+    while len(taken) < n:
+        taken.append(pile.pop(0))
+    return taken
 
 
 def _rules_from(judge: PlanJudge, narrate: bool) -> PerilsRules:

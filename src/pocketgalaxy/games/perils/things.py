@@ -181,7 +181,7 @@ def mix(*parts: int) -> int:
     return mix64(parts)
 
 
-_ORDER = tuple(c for c in DECK_54 if c != "AH")
+_ORDER: Final = tuple(c for c in DECK_54 if c != "AH")
 _FITTING: dict[tuple[tuple[Thing, ...], bool], dict[str, tuple[Thing, ...]]] = {}
 # The last theme's table by the identity of its (immutable, cached) things dict: hashing the
 # pool's frozen dataclasses field by field cost more than the rest of a game's setup.
@@ -239,7 +239,7 @@ def assign(things: dict[str, Thing], narration_seed: int, plain: bool) -> dict[s
     n = len(_ORDER)
     order = list(range(n))
     rng.shuffle(order)
-    fits: list[list[int]] = [[] for _ in range(n)]
+    fits: list[list[int]] = [[]] * n  # every slot is replaced below (order is a permutation)
     for c in order:
         options = list(table[c])
         if len(options) > 1:  # a list of one draws nothing

@@ -39,3 +39,25 @@ def test_a_cue_stream_is_the_stream_of_its_seed_round_and_position() -> None:
         want = Rng(mix(seed, round_no, position, 0xC0E))
         assert got.state == want.state, (seed, round_no, position)
         assert [got.below(1_000_000) for _ in range(3)] == [want.below(1_000_000) for _ in range(3)]
+
+
+def test_the_remembered_cast_is_cast_of_across_interleaved_games() -> None:
+    """narration.game_cast keeps the last game's cast (the rules and the views ask it at every
+    card): games, themes and clarities in turn always get `cast_of`'s cast."""
+    from pocketgalaxy.games.perils.content import cast_of, load_theme, thing_for
+    from pocketgalaxy.games.perils.options import PerilsOptions
+    from pocketgalaxy.registry import perils_rules
+
+    themes = [load_theme("cosmic"), load_theme("dungeon")]
+    rng = Rng(8)
+    for k in range(200):
+        theme = themes[rng.below(2)]
+        seed = narration.narration_seed_for(rng.below(6))
+        clarity = ("plain", "fair", "cryptic")[rng.below(3)]
+        assert narration.game_cast(theme, seed, clarity) is cast_of(theme, seed, clarity), k
+    rules = perils_rules(narrate=False)
+    for seed in (3, 4, 3):
+        state = rules.new(PerilsOptions(theme="dungeon", clarity="plain"), seed)
+        theme = rules.theme(state.options)
+        cast = narration.cast_for(state, theme)
+        assert all(cast[c] is thing_for(state, c) for c in cast)

@@ -373,7 +373,8 @@ class PerilsRules(ZeroHealthPenalty):
             else:
                 n = k if k < len(draw) else len(draw)
                 lay_pinned_round(state, draw, n)
-                state.pathways = _take(draw, n)
+                state.pathways = draw[:n]
+                del draw[:n]
         if state.stage == "showdown":
             bigs = state.big_bads
             if not bigs:
@@ -381,7 +382,8 @@ class PerilsRules(ZeroHealthPenalty):
                 return
             n = len(bigs) if flow.all_big_bads_at_once else 1
             lay_pinned_round(state, bigs, n)
-            state.pathways = _take(bigs, n)
+            state.pathways = bigs[:n]
+            del bigs[:n]
         if flow.shuffled_pathways:
             state.rng.shuffle(state.pathways)
         state.round += 1
@@ -638,15 +640,6 @@ class PerilsRules(ZeroHealthPenalty):
             max_health=max(state.options.max_health, state.start_health),
             current_thing=cast_for(state, theme)[current].id if current else None,
         )
-
-
-def _take(pile: list[str], n: int) -> list[str]:
-    """The top `n` cards of `pile` (0 < n <= len(pile)), removed from it: `pile[:n]` and then
-    `del pile[:n]`, without the slice objects (compiled, a slice deletion is a generic call)."""
-    taken = [pile.pop(0)]
-    while len(taken) < n:
-        taken.append(pile.pop(0))
-    return taken
 
 
 def _rules_from(judge: PlanJudge, narrate: bool) -> PerilsRules:

@@ -241,8 +241,9 @@ def assign(things: dict[str, Thing], narration_seed: int, plain: bool) -> dict[s
     rng.shuffle(order)
     fits: list[list[int]] = [[]] * n  # every slot is replaced below (order is a permutation)
     for c in order:
-        options = list(table[c])
-        if len(options) > 1:  # a list of one draws nothing
+        options = table[c]
+        if len(options) > 1:  # a list of one draws nothing, and is shared as it is (only read)
+            options = options.copy()
             rng.shuffle(options)
         fits[c] = options
     owner = [-1] * len(pool)  # thing -> card
@@ -284,21 +285,21 @@ def _place_ix(c: int, search: int, seen: list[int], fits: list[list[int]], owner
 
 
 # The last themes' pools and fitting tables in indices, by the identity of the things dict.
-_LAST_INDEXED: list[tuple[dict[str, Thing], bool, tuple[Thing, ...], tuple[tuple[int, ...], ...]]
-                   ] = []
+_LAST_INDEXED: list[tuple[dict[str, Thing], bool, tuple[Thing, ...], tuple[list[int], ...]]] = []
 
 
 def _indexed_for(things: dict[str, Thing], plain: bool
-                 ) -> tuple[tuple[Thing, ...], tuple[tuple[int, ...], ...]]:
+                 ) -> tuple[tuple[Thing, ...], tuple[list[int], ...]]:
     """The id-sorted pool and, per card of `_ORDER`, the places in it of the things that fit
-    (`_fitting_for` in indices), remembered for the last few things dicts by identity."""
+    (`_fitting_for` in indices), remembered for the last few things dicts by identity. The
+    places are lists that `assign` copies before shuffling and otherwise only reads."""
     for known, known_plain, pool, table in _LAST_INDEXED:
         if known is things and known_plain == plain:
             return pool, table
     pool = tuple(sorted(things.values(), key=_thing_id))
     place = {t.id: i for i, t in enumerate(pool)}
     fitting = _fitting_for(things, plain)
-    table = tuple(tuple(place[t.id] for t in fitting[code]) for code in _ORDER)
+    table = tuple([place[t.id] for t in fitting[code]] for code in _ORDER)
     if len(_LAST_INDEXED) >= 8:
         del _LAST_INDEXED[0]
     _LAST_INDEXED.append((things, plain, pool, table))

@@ -67,10 +67,10 @@ class Rng:
 
     def __init__(self, seed: int = 0, pinned: Sequence[int] = ()) -> None:
         self._s: i64 = 0
-        # Compiled, a seed in [-2**63, 2**63) is its own signed twin (a cue stream's seed is):
-        # `seed >> 62` tells it with one shift, where comparing a big integer with a small one
-        # cost about 300 instructions.
-        if _NATIVE and -2 <= seed >> 62 <= 1:
+        # Compiled, a seed within (-2**63, 2**63) is its own signed twin (a cue stream's seed
+        # is): `bit_length` tells it in C, where comparing a big integer with a small one or
+        # shifting it cost about 300 instructions.
+        if _NATIVE and seed.bit_length() < 64:
             self._s = seed
         else:
             self.state = seed
@@ -227,7 +227,7 @@ def mix64(parts: tuple[int, ...]) -> int:
     k = _K
     v: i64 = _MIX_START
     for p in parts:
-        if -2 <= p >> 62 <= 1:  # within a signed 64-bit value (see `Rng.__init__`)
+        if p.bit_length() < 64:  # a signed 64-bit value already (see `Rng.__init__`)
             part: i64 = p
         else:
             u = p & _MASK

@@ -81,8 +81,10 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/agents/perils/common.py",
     "pocketgalaxy/agents/perils/plans.py",
     "pocketgalaxy/agents/perils/hero.py",
-    # The Perils million, applying actions: the options' rulings the rules read at every action
-    # in native fields, and the card tables (docs/speed.md).
+    # The Perils million, applying actions: a round's play split from rules.py by job, and the
+    # options' rulings it reads at every action in native fields with the card tables
+    # (docs/speed.md).
+    "pocketgalaxy/games/perils/rounds.py",
     "pocketgalaxy/games/perils/flow.py",
 )
 

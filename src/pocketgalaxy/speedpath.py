@@ -31,7 +31,8 @@ from typing import Any
 PACKAGE_DIR = Path(__file__).resolve().parent
 MANIFEST = PACKAGE_DIR / "_compiled.json"
 PURE_ENV = "POCKETGALAXY_PURE"
-COMPILABLE_DIRS = ("core", "games", "agents")  # agents: the rule-based Perils Hero
+COMPILABLE_DIRS = ("core", "games", "agents", "sim")  # agents: the rule-based Perils Hero;
+# sim: the simulator's turn loop (sim/turns.py)
 
 _state: dict[str, Any] = {"selected": False, "pure": True, "reason": "not selected yet",
                           "modules": []}

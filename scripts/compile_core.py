@@ -77,6 +77,7 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/agents/base.py",
     "pocketgalaxy/agents/perils/common.py",
     "pocketgalaxy/agents/perils/plans.py",
+    "pocketgalaxy/agents/perils/worth.py",
     "pocketgalaxy/agents/perils/hero.py",
     # The Perils million, hero part (docs/speed.md): the simulator's turn loop, which calls the
     # compiled rules and Hero about 200 times a Perils game.

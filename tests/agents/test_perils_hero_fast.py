@@ -1,8 +1,9 @@
-"""The rule-based Hero's fast paths (hero.py) against the code they replaced, kept here as the
-reference: a pathway's score from the per-decision rows and slot masks against the lru_cache
-on ten arguments and the set of every card seen or held, bit for bit, over thousands of seeded
-views under several option sets and `keep_items`; the channel, items, plan and archetype the
-Hero picks against the old picks; and the plan built without the dataclass-made `__init__`."""
+"""The rule-based Hero's fast paths (hero.py, worth.py) against the code they replaced, kept
+here as the reference: a pathway's score from the memoised rows and slot masks against the
+lru_cache on ten arguments and the set of every card seen or held, bit for bit, over thousands
+of seeded views under several option sets and `keep_items` (hints of every suit and band, a
+heart's too, which takes the plain way); the channel, items and archetype the Hero picks
+against the old picks; and the plan built without the dataclass-made `__init__`."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from pocketgalaxy.agents.perils.common import SKILLS, agent_options, success_chance
-from pocketgalaxy.agents.perils.hero import RuleBasedHero, _Decision, _make_plan
+from pocketgalaxy.agents.perils.hero import RuleBasedHero, _make_plan
 from pocketgalaxy.core.game import visible_events
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.actions import ChooseArchetype, MakePlan
@@ -130,7 +131,7 @@ _OPTION_SETS = (
 )
 _HINTS: tuple[dict[str, str], ...] = tuple(
     {k: v for k, v in (("kind", kind), ("suit", suit), ("band", band)) if v is not None}
-    for kind in (None, "peril") for suit in (None, *SKILLS) for band in (None, *BANDS))
+    for kind in (None, "peril") for suit in (None, *SKILLS, "H") for band in (None, *BANDS))
 
 
 def _bits(x: float) -> bytes:
@@ -175,14 +176,14 @@ def test_a_pathways_score_is_the_old_one_bit_for_bit(options: dict[str, Any]) ->
                 continue
             hints = [p.hint for p in view.pathways if p.hint is not None]
             hints += rng.sample(_HINTS, 6)
-            decision = _Decision(hero, view)
+            decision = hero._decision(view)
             for hint in hints:
                 assert _bits(hero._score(view, hint, decision)) == _bits(
                     _old_score(hero, view, hint)), (hint, view.skills, hero.seen)
                 checked += 1
             # Every candidate of a band seen: the mean over the whole band, as before.
             hero.seen |= {f"{d}{s}" for s in SKILLS for d in range(2, 11) if rng.random() < 0.7}
-            decision = _Decision(hero, view)
+            decision = hero._decision(view)
             for hint in rng.sample(_HINTS, 8):
                 assert _bits(hero._score(view, hint, decision)) == _bits(
                     _old_score(hero, view, hint))

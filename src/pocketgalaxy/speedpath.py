@@ -75,7 +75,8 @@ def read_manifest() -> dict[str, Any] | None:
 
 def _built_extensions() -> list[str]:
     """Module names that have an extension module beside their `.py` (only the rules core and
-    the games, and some agents, are ever compiled, so only they are searched)."""
+    the games, some agents and the simulator's turn loop are ever compiled, so only they are
+    searched)."""
     names = []
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     found = [p for d in COMPILABLE_DIRS for p in (PACKAGE_DIR / d).rglob("*")]

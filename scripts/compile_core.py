@@ -80,7 +80,11 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/agents/base.py",
     "pocketgalaxy/agents/perils/common.py",
     "pocketgalaxy/agents/perils/plans.py",
+    "pocketgalaxy/agents/perils/worth.py",
     "pocketgalaxy/agents/perils/hero.py",
+    # The Perils million, hero part (docs/speed.md): the simulator's turn loop, which calls the
+    # compiled rules and Hero about 200 times a Perils game.
+    "pocketgalaxy/sim/turns.py",
 )
 
 
@@ -104,7 +108,7 @@ def _manifest() -> dict[str, object]:
 def _outputs() -> list[Path]:
     """Every extension module a build may have written under src/ (shims and shared library)."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    found = [p for d in ("core", "games", "agents") for p in (PACKAGE / d).rglob("*")]
+    found = [p for d in ("core", "games", "agents", "sim") for p in (PACKAGE / d).rglob("*")]
     found += list(SRC.glob("*__mypyc*"))
     return sorted(p for p in found if p.name.endswith(suffixes))
 

@@ -210,16 +210,24 @@ def play_chunk(jobs: Sequence[Job]) -> list[GameResult]:
     # Jobs of one run mostly share their options: parse each distinct set once (options are
     # frozen, so sharing the object is safe).
     options_cache: dict[tuple[str, str], Any] = {}
+    # An unpickled chunk's jobs hold one dict of options (pickle writes a shared object once):
+    # the last dict seen is recognised by identity, without writing it out as a key again.
+    last: tuple[str, dict[str, Any] | None, Any] = ("", None, None)
     out = []
     for job in jobs:
         key = (job.game, job.narrate)
         rules = rules_cache.get(key)
         if rules is None:
             rules = rules_cache[key] = sim_rules(job.game, job.narrate)
-        okey = (job.game, json.dumps(job.options, sort_keys=True))
-        options = options_cache.get(okey)
-        if options is None:
-            options = options_cache[okey] = options_from_json(rules.options_type, job.options)
+        if last[1] is job.options and last[0] == job.game:
+            options = last[2]
+        else:
+            okey = (job.game, json.dumps(job.options, sort_keys=True))
+            options = options_cache.get(okey)
+            if options is None:
+                options = options_cache[okey] = options_from_json(rules.options_type,
+                                                                  job.options)
+            last = (job.game, job.options, options)
         out.append(play_one(rules, job.specs, job.seed, options, job.players, index=job.number,
                             trace=job.trace))
     return out

@@ -17,7 +17,14 @@ import pytest
 from pocketgalaxy.agents.perils.plans import write_plan
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.content import PLAYSHEETS, Theme, load_theme, parse_theme
-from pocketgalaxy.games.perils.plan_words import STOPWORDS, Token, near, tokens, words_of
+from pocketgalaxy.games.perils.plan_words import (
+    STOPWORDS,
+    Lexicon,
+    Token,
+    near,
+    tokens,
+    words_of,
+)
 from pocketgalaxy.games.perils.rubric import (
     STEPS_FOR_ADVANTAGE,
     USE_REACH,
@@ -27,7 +34,6 @@ from pocketgalaxy.games.perils.rubric import (
     SourceCredit,
     StandInThing,
     Target,
-    _Lexicon,
     _Words,
     explanation_json,
 )
@@ -307,7 +313,7 @@ def test_a_name_whose_first_word_counts_for_nothing_is_still_no_evidence() -> No
 
 
 def _brute_force(text: str, stem: str, lists: list[_Words]) -> tuple[int, int]:
-    """A plan word against each list in turn (what the judge did before `_Lexicon`)."""
+    """A plan word against each list in turn (what the judge did before `Lexicon`)."""
     exact = hit = 0
     for words in lists:
         if stem in words.stems:
@@ -321,7 +327,7 @@ def _brute_force(text: str, stem: str, lists: list[_Words]) -> tuple[int, int]:
 
 @pytest.mark.parametrize("theme_id", ["cosmic", "dungeon"])
 def test_the_lexicon_matches_every_list_as_the_lists_one_by_one(theme_id: str) -> None:
-    """`_Lexicon.match` (stems by table, misspellings only among words within one letter of
+    """`Lexicon.match` (stems by table, misspellings only among words within one letter of
     the length and two of the letters) finds the same lists as trying each list in turn."""
     theme = load_theme(theme_id)
     judge = PlanJudge(plan_judge()._stem_fn, "fresh")
@@ -346,7 +352,7 @@ def test_the_lexicon_matches_every_list_as_the_lists_one_by_one(theme_id: str) -
     assert len({w.bit for w in sources}) == len(sources)
     assert len({w.bit for w in things}) == len(things) == len(
         {(t.name, t.plan_words) for t in theme.things.values()})
-    assert isinstance(vocab.sources, _Lexicon)
+    assert isinstance(vocab.sources, Lexicon)
 
 
 def _old_explain(verdict: Judgement, level: int) -> dict[str, Any]:

@@ -9,8 +9,9 @@ A playsheet may add, apart from its skills' and items' own keywords:
     on = ["ledge", "gap", "girder"]          # what it acts on
 
 Every list is optional; unknown keys are refused (file, key, what was expected). This module
-also splits a plan into words (`tokens`) and sentences, and knows which near-misses count as
-a misspelling (`near`). It has no stemmer: the rubric is given one (games/perils/rubric.py).
+also splits a plan into words (`tokens`, and `sentences` for the rubric's fast path), knows
+which near-misses count as a misspelling (`near`), and matches a word against many word lists
+at once (`Lexicon`). It has no stemmer: the rubric is given one (games/perils/rubric.py).
 """
 
 from __future__ import annotations
@@ -199,3 +200,71 @@ def near(a: str, b: str) -> bool:
         return la >= 6  # one letter wrong
     return (i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i]
             and a[i + 2:] == b[i + 2:])
+
+
+class Lexicon:
+    """Word lists, each with its own bit, matched against a plan word all at once: which lists
+    hold its stem (`stems`), and which hold a word it misspells: the lists' surface words and
+    long stems by length, since a misspelling is at most one letter longer or shorter."""
+
+    def __init__(self, lists: list[tuple[int, frozenset[str], tuple[str, ...], tuple[str, ...]]]
+                 ) -> None:
+        """`lists`: each list's (bit, stems, surface words, stems of five letters or more)."""
+        stems: dict[str, int] = {}
+        surface: dict[str, int] = {}
+        long_stems: dict[str, int] = {}
+        for bit, its_stems, its_surface, its_long_stems in lists:
+            for w in its_stems:
+                stems[w] = stems.get(w, 0) | bit
+            for w in its_surface:
+                surface[w] = surface.get(w, 0) | bit
+            for w in its_long_stems:
+                long_stems[w] = long_stems.get(w, 0) | bit
+        self.stems = stems
+        self.surface = _by_length(surface)
+        self.long_stems = _by_length(long_stems)
+
+    def match(self, text: str, stem: str) -> tuple[int, int]:
+        """The bits of the lists that hold the word's stem, and of those it counts for (by
+        stem, or as a misspelling of a word or a long stem: words of five letters or more)."""
+        exact = self.stems.get(stem, 0)
+        hit = exact
+        if len(text) >= 5:
+            hit |= _near_bits(self.surface, text, hit)
+            hit |= _near_bits(self.long_stems, stem, hit)
+        return exact, hit
+
+
+def _letters(word: str) -> int:
+    """A bit per letter of the word (a to z: bits 1 to 26; another character shares a bit,
+    which can only make two words look closer)."""
+    got = 0
+    for c in word:
+        got |= 1 << (ord(c) & 31)
+    return got
+
+
+def _by_length(words: dict[str, int]) -> dict[int, list[tuple[str, int, int]]]:
+    """(word, bits, letters) by the word's length."""
+    out: dict[int, list[tuple[str, int, int]]] = {}
+    for w in sorted(words):
+        out.setdefault(len(w), []).append((w, words[w], _letters(w)))
+    return out
+
+
+def _near_bits(by_length: dict[int, list[tuple[str, int, int]]], text: str, have: int) -> int:
+    """The bits of the words `text` misspells, beyond `have` (bits already found). One letter
+    wrong, missing, extra or swapped changes at most two letters of the word's set of letters:
+    a cheap test that rules out most words before `near` compares them."""
+    got = 0
+    n = len(text)
+    letters = _letters(text)
+    for length in (n - 1, n, n + 1):
+        row = by_length.get(length)
+        if row is not None:
+            for w, bits, its_letters in row:
+                differ = letters ^ its_letters
+                differ &= differ - 1  # without its lowest bit: at most one bit may be left
+                if not differ & (differ - 1) and bits & ~(have | got) and near(text, w):
+                    got |= bits
+    return got

@@ -34,6 +34,7 @@ from pocketgalaxy.games.perils.content import Theme
 from pocketgalaxy.games.perils.plan_words import (
     ORDER_WORDS,
     STOPWORDS,
+    Lexicon,
     near,
     sentences,
     words_of,
@@ -123,72 +124,13 @@ class _Words:
     """Memo (a thing outside the theme's): plan word -> `_STEM` (its stem is one of this
     list's), `_NEAR` (it counts only as a misspelling) or 0."""
     bit: int = 0
-    """This list's bit in its lexicon (`_Lexicon`; 0: not in one)."""
+    """This list's bit in its lexicon (`Lexicon`; 0: not in one)."""
     hints: tuple[str, ...] = ()
     """The first `HINTS_SHOWN` surface words: what a verdict shows as words that count."""
 
 
-class _Lexicon:
-    """Word lists, each with its own bit, matched against a plan word all at once: which lists
-    hold its stem (`stems`), and which hold a word it misspells: the lists' surface words and
-    long stems by length, since a misspelling is at most one letter longer or shorter."""
-
-    def __init__(self, lists: list[_Words]) -> None:
-        stems: dict[str, int] = {}
-        surface: dict[str, int] = {}
-        long_stems: dict[str, int] = {}
-        for words in lists:
-            for table, found in ((stems, words.stems), (surface, words.surface),
-                                 (long_stems, words.long_stems)):
-                for w in found:
-                    table[w] = table.get(w, 0) | words.bit
-        self.stems = stems
-        self.surface = _by_length(surface)
-        self.long_stems = _by_length(long_stems)
-
-    def match(self, text: str, stem: str) -> tuple[int, int]:
-        """The bits of the lists that hold the word's stem, and of those it counts for (by
-        stem, or as a misspelling of a word or a long stem: words of five letters or more)."""
-        exact = self.stems.get(stem, 0)
-        hit = exact
-        if len(text) >= 5:
-            hit |= _near_bits(self.surface, text, hit)
-            hit |= _near_bits(self.long_stems, stem, hit)
-        return exact, hit
-
-
-def _letters(word: str) -> int:
-    """A bit per letter of the word (a to z: bits 1 to 26)."""
-    got = 0
-    for c in word:
-        got |= 1 << (ord(c) & 31)
-    return got
-
-
-def _by_length(words: dict[str, int]) -> dict[int, list[tuple[str, int, int]]]:
-    """(word, bits, letters) by the word's length."""
-    out: dict[int, list[tuple[str, int, int]]] = {}
-    for w in sorted(words):
-        out.setdefault(len(w), []).append((w, words[w], _letters(w)))
-    return out
-
-
-def _near_bits(by_length: dict[int, list[tuple[str, int, int]]], text: str, have: int) -> int:
-    """The bits of the words `text` misspells, beyond `have` (bits already found). One letter
-    wrong, missing, extra or swapped changes at most two letters of the word's set of letters:
-    a cheap test that rules out most words before `near` compares them."""
-    got = 0
-    n = len(text)
-    letters = _letters(text)
-    for length in (n - 1, n, n + 1):
-        row = by_length.get(length)
-        if row is not None:
-            for w, bits, its_letters in row:
-                differ = letters ^ its_letters
-                differ &= differ - 1  # without its lowest bit: at most one bit may be left
-                if not differ & (differ - 1) and bits & ~(have | got) and near(text, w):
-                    got |= bits
-    return got
+def _lexicon(lists: list[_Words]) -> Lexicon:
+    return Lexicon([(w.bit, w.stems, w.surface, w.long_stems) for w in lists])
 
 
 @dataclass(frozen=True)
@@ -202,9 +144,9 @@ class _Vocab:
     """Every skill's and item's full name as words, by its first word."""
     skill_names: dict[str, tuple[str, ...]]
     item_names: dict[str, tuple[str, ...]]
-    sources: _Lexicon
+    sources: Lexicon
     """The skill, reference and use lists, each with its own bit."""
-    things: _Lexicon
+    things: Lexicon
     """The theme's things' words, each thing with its own bit."""
     thing_words: dict[tuple[str, tuple[str, ...]], _Words]
     """The theme's things' lists, by name and plan words (as `PlanJudge._thing_words`)."""
@@ -223,6 +165,7 @@ class PlanJudge:
         self._stem_fn = stem
         self._stems: dict[str, str] = {}
         self._vocabs: dict[tuple[str, str], _Vocab] = {}
+        self._last_vocab: tuple[Theme, _Vocab] | None = None  # the theme asked last, by identity
         self._memo: dict[tuple[Any, ...], Judgement] = {}
         self._things: dict[tuple[str, tuple[str, ...]], _Words] = {}
         # The word-less plan's parts (`_judge_silent`): credits by theme, checks by thing.
@@ -264,9 +207,13 @@ class PlanJudge:
                       hints=surface[:HINTS_SHOWN])
 
     def vocab(self, theme: Theme) -> _Vocab:
+        last = self._last_vocab
+        if last is not None and last[0] is theme:  # held here, so its id is not reused
+            return last[1]
         key = (theme.source, theme.id)
         got = self._vocabs.get(key)
         if got is not None:
+            self._last_vocab = (theme, got)
             return got
         pw = theme.plan_words
         skills: dict[str, _Words] = {}
@@ -302,8 +249,9 @@ class PlanJudge:
                                                 bit=1 << len(things))
         got = self._vocabs[key] = _Vocab(
             skills, refs, uses, names, skill_names, item_names,
-            _Lexicon([*skills.values(), *refs.values(), *uses.values()]),
-            _Lexicon(list(things.values())), things)
+            _lexicon([*skills.values(), *refs.values(), *uses.values()]),
+            _lexicon(list(things.values())), things)
+        self._last_vocab = (theme, got)
         return got
 
     def _word(self, vocab: _Vocab, text: str) -> _Word:
@@ -411,8 +359,7 @@ class PlanJudge:
                 shown = _named(words, vocab.skill_names[channel])
                 reason = "named_only" if shown else "not_used"
             credits.append(SourceCredit("skill", channel, theme.skills[channel].name,
-                                        approve_channel, reason, shown,
-                                        skill.hints))
+                                        approve_channel, reason, shown, skill.hints))
         approved: list[str] = []
         naming = [False] * len(at)  # words naming a committed item: not the thing's misspelt
         for code in items:
@@ -586,6 +533,8 @@ def _named(words: list[str], name: tuple[str, ...]) -> tuple[str, ...]:
 
 def _distinct(words: list[str], at: list[int], found: list[int]) -> tuple[str, ...]:
     """The words `found` (indices into `at`, their positions), each once, in order."""
+    if len(found) == 1:
+        return (words[at[found[0]]],)
     out: list[str] = []
     for k in found:
         text = words[at[k]]

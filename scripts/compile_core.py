@@ -67,8 +67,10 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/games/perils/story.py",
     "pocketgalaxy/games/perils/things.py",
     # The Perils million (docs/speed.md): the plan rubric the computer Teller judges by at
-    # every plan. Its frozen dataclasses are verdicts and reasons, never pickled.
+    # every plan, and the verdict it returns (verdict.py). Their frozen dataclasses are verdicts
+    # and reasons, never pickled.
     "pocketgalaxy/games/perils/rubric.py",
+    "pocketgalaxy/games/perils/verdict.py",
     # The Perils million, second part (docs/speed.md, "2026-12-02"): the seat views built at
     # every decision (their frozen dataclasses pickle through `__reduce__`), and the rule-based
     # Hero that reads them, with the plan writer and the agents' base (`Agent`, `RandomAgent`

@@ -67,8 +67,10 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/games/perils/story.py",
     "pocketgalaxy/games/perils/things.py",
     # The Perils million (docs/speed.md): the plan rubric the computer Teller judges by at
-    # every plan. Its frozen dataclasses are verdicts and reasons, never pickled.
+    # every plan, and the verdict it returns (verdict.py). Their frozen dataclasses are verdicts
+    # and reasons, never pickled.
     "pocketgalaxy/games/perils/rubric.py",
+    "pocketgalaxy/games/perils/verdict.py",
     # The Perils million, second part (docs/speed.md, "2026-12-02"): the seat views built at
     # every decision (their frozen dataclasses pickle through `__reduce__`), and the rule-based
     # Hero that reads them, with the plan writer and the agents' base (`Agent`, `RandomAgent`
@@ -80,7 +82,11 @@ COMPILED: tuple[str, ...] = (
     "pocketgalaxy/agents/base.py",
     "pocketgalaxy/agents/perils/common.py",
     "pocketgalaxy/agents/perils/plans.py",
+    "pocketgalaxy/agents/perils/worth.py",
     "pocketgalaxy/agents/perils/hero.py",
+    # The Perils million, hero part (docs/speed.md): the simulator's turn loop, which calls the
+    # compiled rules and Hero about 200 times a Perils game.
+    "pocketgalaxy/sim/turns.py",
     # The Perils million, applying actions: a round's play split from rules.py by job, and the
     # options' rulings it reads at every action in native fields with the card tables
     # (docs/speed.md).
@@ -109,7 +115,7 @@ def _manifest() -> dict[str, object]:
 def _outputs() -> list[Path]:
     """Every extension module a build may have written under src/ (shims and shared library)."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    found = [p for d in ("core", "games", "agents") for p in (PACKAGE / d).rglob("*")]
+    found = [p for d in ("core", "games", "agents", "sim") for p in (PACKAGE / d).rglob("*")]
     found += list(SRC.glob("*__mypyc*"))
     return sorted(p for p in found if p.name.endswith(suffixes))
 

@@ -31,7 +31,8 @@ from typing import Any
 PACKAGE_DIR = Path(__file__).resolve().parent
 MANIFEST = PACKAGE_DIR / "_compiled.json"
 PURE_ENV = "POCKETGALAXY_PURE"
-COMPILABLE_DIRS = ("core", "games", "agents")  # agents: the rule-based Perils Hero
+COMPILABLE_DIRS = ("core", "games", "agents", "sim")  # agents: the rule-based Perils Hero;
+# sim: the simulator's turn loop (sim/turns.py)
 
 _state: dict[str, Any] = {"selected": False, "pure": True, "reason": "not selected yet",
                           "modules": []}
@@ -74,7 +75,8 @@ def read_manifest() -> dict[str, Any] | None:
 
 def _built_extensions() -> list[str]:
     """Module names that have an extension module beside their `.py` (only the rules core and
-    the games, and some agents, are ever compiled, so only they are searched)."""
+    the games, some agents and the simulator's turn loop are ever compiled, so only they are
+    searched)."""
     names = []
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     found = [p for d in COMPILABLE_DIRS for p in (PACKAGE_DIR / d).rglob("*")]

@@ -9,7 +9,7 @@ from pocketgalaxy.agents.registry import make_agent
 from pocketgalaxy.core.errors import PocketGalaxyError
 from pocketgalaxy.registry import get_game
 from pocketgalaxy.session import Session
-from pocketgalaxy.sim.runner import derive_seed, play_one, run_many, seat_specs
+from pocketgalaxy.sim.runner import Job, derive_seed, play_chunk, play_one, run_many, seat_specs
 
 
 def test_derive_seed_is_stable_and_spread() -> None:
@@ -98,3 +98,26 @@ def test_bad_specs_fail_fast() -> None:
         run_many("adventure", ["memory", "wizard"], 3, 1)
     with pytest.raises(PocketGalaxyError, match="2 player specs for 3 seats"):
         run_many("adventure", ["memory", "random"], 3, 1, players=3)
+
+
+def test_a_chunk_plays_each_job_with_its_own_options() -> None:
+    """play_chunk recognises the options of the job before by identity: jobs whose dicts
+    alternate, or whose one dict object is another game's, each get their own options."""
+    rules = get_game("perils")
+    scout = {"archetype": "scout", "teller_policy": "approve_all"}
+    envoy = {"archetype": "envoy", "teller_policy": "approve_all"}
+    order = [scout, scout, envoy, scout, envoy, envoy]
+    jobs = [Job("perils", ("rulebased", "teller"), derive_seed(5, i), opts, 2, i)
+            for i, opts in enumerate(order)]
+    got = play_chunk(jobs)
+    assert [r.extras["archetype"] for r in got] == [o["archetype"] for o in order]
+    for job, result in zip(jobs, got, strict=True):
+        alone = play_one(rules, job.specs, job.seed, job.options, index=job.number)
+        assert (result.winners, result.decisions, result.extras) == (
+            alone.winners, alone.decisions, alone.extras)
+    shared: dict[str, object] = {}  # one dict object, two games: parsed for each
+    mixed = [Job("adventure", ("memory", "random", "random"), 11, shared, 3, 0),
+             Job("perils", ("rulebased", "teller"), 12, shared, 2, 1)]
+    assert [(r.reason, r.length) for r in play_chunk(mixed)] == [
+        (r.reason, r.length) for r in (play_one("adventure", mixed[0].specs, 11, {}, 3),
+                                       play_one("perils", mixed[1].specs, 12, {}))]

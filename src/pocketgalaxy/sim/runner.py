@@ -2,8 +2,9 @@
 
 `play_one` runs a single game with the rules object directly (no Session, no per-step clone):
 each decision asks the seat's agent with that seat's view and the legal actions, then applies
-the chosen action in place with `apply_unchecked`. Agents still see only views and the events
-their seat may see, exactly as under a Session (a test holds the two together).
+the chosen action in place with `apply_unchecked` (the loop is sim/turns.py, compiled with the
+rules core). Agents still see only views and the events their seat may see, exactly as under a
+Session (a test holds the two together).
 
 `run_many` plays games 0..n-1. Game i gets the seed `derive_seed(master, i)` and its agents get
 `derive_seed(game_seed, 1 + seat)`, so any game can be rerun alone, and `workers=N` gives the
@@ -26,29 +27,17 @@ from typing import Any, NamedTuple
 from pocketgalaxy.agents.base import Agent
 from pocketgalaxy.agents.registry import make_agent
 from pocketgalaxy.core.errors import PocketGalaxyError
-from pocketgalaxy.core.game import Event, GameRules, visible_events
+from pocketgalaxy.core.game import GameRules, visible_events
 from pocketgalaxy.core.options import options_from_json, options_to_json
 from pocketgalaxy.registry import get_game, perils_rules
 from pocketgalaxy.sim.pool import ProgressFn as ProgressFn  # re-exported: callers import it here
 from pocketgalaxy.sim.pool import chunk_size, chunked, run_chunks
 from pocketgalaxy.sim.trace import tracer_for
+from pocketgalaxy.sim.turns import derive_seed as derive_seed  # re-exported: callers import it here
+from pocketgalaxy.sim.turns import play_turns
 
-_MASK64 = (1 << 64) - 1
-_SEED_RANGE = 1 << 31
 MAX_DECISIONS = 2_000_000
 """A game that needs more decisions than this is broken: the runner stops it with an error."""
-
-def derive_seed(master: int, index: int) -> int:
-    """A seed for item `index` of a run with seed `master` (SplitMix64 finaliser, 31 bits).
-
-    >>> derive_seed(1, 0) == derive_seed(1, 0) != derive_seed(1, 1)
-    True
-    """
-    z = (master * 0x9E3779B97F4A7C15 + (index + 1) * 0xD1B54A32D192ED03) & _MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    z ^= z >> 31
-    return z % _SEED_RANGE
 
 
 @dataclass
@@ -158,52 +147,28 @@ def play_one(
     for agent_seat, agent in agents.items():
         agent.reset(agent_seat, players, options)
         agent.observe(visible_events(opening, agent_seat))
+    perils = rules.name == "perils"
     # Perils' view reports the rules' own to_act: no need to build a whole view for it.
-    first_player = (rules.to_act(state) if rules.name == "perils"
+    first_player = (rules.to_act(state) if perils
                     else _view_field(rules.view(state, None), "to_act"))
-    spent = [0.0] * players
-    counts = [0] * players
-    decisions = 0
     # Agents that keep no memory (Agent.observe as is) are not handed their events.
-    observe = [(seat, agent) for seat, agent in agents.items()
-               if type(agent).observe is not Agent.observe]
-    clock = time.perf_counter
-    seat: int | None = rules.to_act(state)
-    while seat is not None:
-        legal = rules.legal_actions(state, seat)
-        agent = agents[seat]
-        if len(legal) == 1 and agent.forced_is_first:
-            action = legal[0]  # the agent would take it without a look (Agent.forced_is_first)
-        else:
-            view = rules.view_for_turn(state, seat, legal)  # the list just made, not again
-            t0 = clock()
-            action = agent.act(view, legal)
-            spent[seat] += clock() - t0
-        counts[seat] += 1
-        events: list[Event] = rules.apply_unchecked(state, seat, action)
-        for s, agent in observe:
-            agent.observe(visible_events(events, s))
-        if tracer is not None:
-            tracer.see(events)
-        decisions += 1
-        if decisions > MAX_DECISIONS:
-            raise PocketGalaxyError(
-                f"game {index} (seed {seed}) did not end within {MAX_DECISIONS} decisions",
-                code="sim/runaway",
-            )
-        seat = rules.to_act(state)
+    observers = [seat for seat, agent in agents.items()
+                 if type(agent).observe is not Agent.observe]
+    turns = play_turns(rules, state, [agents[seat] for seat in range(players)], observers,
+                       tracer, MAX_DECISIONS, index, seed)
     seconds = time.perf_counter() - started
     outcome = rules.outcome(state)
     assert outcome is not None  # to_act is None only when the game is over
-    final = rules.view(state, None)
     extras: dict[str, Any] = {}
-    length = 0
-    if rules.name == "perils":
-        length = int(_view_field(final, "round") or 0)
-        archetype = _view_field(final, "archetype")
-        extras["archetype"] = getattr(archetype, "id", archetype)
-        extras["health"] = _view_field(final, "health")
+    if perils:
+        # What a watcher's view shows of the end (its round, archetype and health are the
+        # state's own; tests/sim/test_sim_turns.py holds them to that view), without building
+        # the whole view.
+        length = int(state.round or 0)
+        extras["archetype"] = state.archetype
+        extras["health"] = state.health
     else:
+        final = rules.view(state, None)
         length = int(_view_field(final, "turn", "turns", "turn_number") or 0)
     if tracer is not None:
         extras.update(tracer.finish(outcome.winners))
@@ -214,11 +179,11 @@ def play_one(
         winners=tuple(outcome.winners),
         reason=outcome.reason,
         length=length,
-        decisions=decisions,
+        decisions=turns.decisions,
         first_player=first_player if isinstance(first_player, int) else None,
         seconds=seconds,
-        decision_seconds=tuple(spent),
-        seat_decisions=tuple(counts),
+        decision_seconds=tuple(turns.spent),
+        seat_decisions=tuple(turns.counts),
         ended_by_cap=outcome.ended_by_cap,
         scores=tuple(outcome.scores),
         extras=extras,
@@ -245,16 +210,24 @@ def play_chunk(jobs: Sequence[Job]) -> list[GameResult]:
     # Jobs of one run mostly share their options: parse each distinct set once (options are
     # frozen, so sharing the object is safe).
     options_cache: dict[tuple[str, str], Any] = {}
+    # An unpickled chunk's jobs hold one dict of options (pickle writes a shared object once):
+    # the last dict seen is recognised by identity, without writing it out as a key again.
+    last: tuple[str, dict[str, Any] | None, Any] = ("", None, None)
     out = []
     for job in jobs:
         key = (job.game, job.narrate)
         rules = rules_cache.get(key)
         if rules is None:
             rules = rules_cache[key] = sim_rules(job.game, job.narrate)
-        okey = (job.game, json.dumps(job.options, sort_keys=True))
-        options = options_cache.get(okey)
-        if options is None:
-            options = options_cache[okey] = options_from_json(rules.options_type, job.options)
+        if last[1] is job.options and last[0] == job.game:
+            options = last[2]
+        else:
+            okey = (job.game, json.dumps(job.options, sort_keys=True))
+            options = options_cache.get(okey)
+            if options is None:
+                options = options_cache[okey] = options_from_json(rules.options_type,
+                                                                  job.options)
+            last = (job.game, job.options, options)
         out.append(play_one(rules, job.specs, job.seed, options, job.players, index=job.number,
                             trace=job.trace))
     return out

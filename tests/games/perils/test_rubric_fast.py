@@ -1,16 +1,30 @@
-"""The set-based rubric (rubric.py `_judge`) against the word-by-word judge it replaced, kept
-here as the reference: the same verdict, reasons and hints for thousands of random plans pinned
-by seed (theme words, misspellings of them, item and skill names, order words, filler)."""
+"""The rubric's fast judge (rubric.py `_judge`: plain lists of the words that count, each word
+looked up once in the vocabulary's memo, every list and thing of the theme matched at once)
+against the word-by-word judge it replaced, kept here as the reference: the same verdict,
+reasons and hints for thousands of random plans pinned by seed (theme words, misspellings of
+them, item and skill names, order words, filler, rough punctuation and letters outside a-z),
+for the computer Hero's own plans, and for things inside and outside the theme."""
 
 from __future__ import annotations
 
+import json
 import random
+import tomllib
 from typing import Any
 
 import pytest
 
-from pocketgalaxy.games.perils.content import Theme, load_theme
-from pocketgalaxy.games.perils.plan_words import STOPWORDS, Token, near, tokens
+from pocketgalaxy.agents.perils.plans import write_plan
+from pocketgalaxy.core.rng import Rng
+from pocketgalaxy.games.perils.content import PLAYSHEETS, Theme, load_theme, parse_theme
+from pocketgalaxy.games.perils.plan_words import (
+    STOPWORDS,
+    Lexicon,
+    Token,
+    near,
+    tokens,
+    words_of,
+)
 from pocketgalaxy.games.perils.rubric import (
     STEPS_FOR_ADVANTAGE,
     USE_REACH,
@@ -20,12 +34,39 @@ from pocketgalaxy.games.perils.rubric import (
     SourceCredit,
     StandInThing,
     Target,
-    _name_tokens,
-    _named,
-    _texts,
     _Words,
+    explanation_json,
 )
 from pocketgalaxy.registry import plan_judge
+
+
+def _name_tokens(toks: list[Token], names: dict[str, tuple[tuple[str, ...], ...]]) -> set[int]:
+    """Positions of the words that spell out a skill's or an item's full name."""
+    words = [t.text for t in toks]
+    out: set[int] = set()
+    for i, w in enumerate(words):
+        for name in names.get(w, ()):
+            n = len(name)
+            if tuple(words[i:i + n]) == name:
+                out.update(range(i, i + n))
+    return out
+
+
+def _named(toks: list[Token], name: tuple[str, ...]) -> tuple[str, ...]:
+    words = [t.text for t in toks]
+    n = len(name)
+    for i in range(len(words) - n + 1):
+        if tuple(words[i:i + n]) == name:
+            return (" ".join(name),)
+    return ()
+
+
+def _texts(found: list[Token]) -> tuple[str, ...]:
+    out: list[str] = []
+    for t in found:
+        if t.text not in out:
+            out.append(t.text)
+    return tuple(out)
 
 
 class ReferenceJudge(PlanJudge):
@@ -174,6 +215,167 @@ def test_set_judge_agrees_with_the_word_by_word_reference(theme_id: str, seed: i
     # The random plans reach every branch: some roll-twice granted, many sources used.
     assert granted > 10
     assert used > 300
+
+
+_ROUGH = [",", "-", "'", "2", "é", "ß", "İ", "\u212a", "\t", "..", "?!", ";\n", "\u00a0", "—"]
+
+
+def _rough_plan(rng: random.Random, pool: list[str]) -> str:
+    """A plan as a person might type it: capitals, punctuation glued to words or between the
+    letters of a name, and characters outside a-z (some lower() turns into a-z)."""
+    text = _plan(rng, pool)
+    out: list[str] = []
+    for ch in text:
+        if ch == " " and rng.random() < 0.15:
+            out.append(rng.choice(_ROUGH))
+            continue
+        out.append(ch.upper() if rng.random() < 0.05 else ch)
+    return "".join(out)
+
+
+def _outside_things(theme: Theme, rng: random.Random) -> list[Target]:
+    """Targets that are not the theme's things (tools and tests use them): other names, some
+    of the theme's thing words, none at all."""
+    words = sorted({w for t in theme.things.values() for w in t.plan_words})
+    named = sorted({w for i in theme.items.values() for w in words_of(i.name) if len(w) > 4})
+    return [StandInThing("danger", ()), StandInThing("a rogue " + rng.choice(words), ()),
+            StandInThing("the grid", tuple(rng.sample(words, 4))),
+            StandInThing(sorted(theme.things.values(), key=lambda t: t.id)[0].name, ("x",)),
+            # Words that name items: a misspelt one names the item, it does not meet the thing.
+            StandInThing("a loose " + rng.choice(named), tuple(rng.sample(named, 4)))]
+
+
+@pytest.mark.parametrize("theme_id,seed", [("cosmic", 56), ("dungeon", 78)])
+def test_rough_plans_and_outside_things_agree_with_the_reference(theme_id: str,
+                                                                 seed: int) -> None:
+    """The fast path's own corners: the ASCII split and its regular-expression fallback,
+    names cut by punctuation, a thing outside the theme (matched word by word, memoised per
+    thing), a fresh judge and then warm memos."""
+    theme = load_theme(theme_id)
+    fast = PlanJudge(plan_judge()._stem_fn, "fresh")
+    ref = ReferenceJudge(fast._stem_fn, "reference")
+    rng = random.Random(seed)
+    pool = _pool(theme)
+    outside = _outside_things(theme, rng)
+    cases = _cases(theme, seed, 1000)
+    granted = used = ascii_only = 0
+    for n, (plan, channel, items, threshold, target) in enumerate(cases):
+        rough = _rough_plan(rng, pool)
+        ascii_only += rough.isascii()
+        if n % 3 == 0:
+            target = rng.choice(outside)
+        for text in (rough, plan):
+            got = fast._judge(text, channel, items, theme, threshold, target)
+            assert got == ref._judge(text, channel, items, theme, threshold, target), text
+            granted += got.advantage
+            used += sum(c.reason == "used" for c in got.credits)
+    assert granted > 10 and used > 300
+    assert 100 < ascii_only < 900  # both ways of splitting were taken
+
+
+@pytest.mark.parametrize("theme_id", ["cosmic", "dungeon"])
+def test_the_heros_own_plans_agree_with_the_reference(theme_id: str) -> None:
+    """The plans a simulation judges: the plan writer's, for every kind of declaration."""
+    theme = load_theme(theme_id)
+    fast = PlanJudge(plan_judge()._stem_fn, "fresh")
+    ref = ReferenceJudge(fast._stem_fn, "reference")
+    rng = Rng(11)
+    things = sorted(theme.things.values(), key=lambda t: t.id)
+    codes = sorted(theme.items)
+    for n in range(600):
+        target = things[n % len(things)]
+        channel = rng.choice([None, *sorted(theme.skills)])
+        items = tuple(rng.sample(codes, rng.below(6)))
+        plan = write_plan(theme, channel, items, target, rng, advantage=n % 5 != 0)
+        threshold = rng.choice([None, 1, 2, 3, 4])
+        got = fast.judge(plan, channel, items, theme, threshold, target)
+        assert got == ref._judge(plan, channel, items, theme, threshold, target), plan
+
+
+def test_a_name_whose_first_word_counts_for_nothing_is_still_no_evidence() -> None:
+    """A skill named "Nimble Swing" (made up): "nimble" is in no list, "swing" is a use of the
+    Grappling Hook. Spelt out as the name, "swing" is no use; alone, it is."""
+    data = tomllib.loads((PLAYSHEETS / "cosmic.toml").read_text(encoding="utf-8"))
+    data["skills"]["C"]["name"] = "Nimble Swing"
+    theme = parse_theme(data, "nimble.toml")
+    fast = PlanJudge(plan_judge()._stem_fn, "fresh")
+    ref = ReferenceJudge(fast._stem_fn, "reference")
+    named = "With my nimble swing I grab the grappling hook"
+    alone = "I swing on the grappling hook"
+    for plan in (named, alone):
+        assert fast._judge(plan, "S", ("JC",), theme, 3, None) == ref._judge(
+            plan, "S", ("JC",), theme, 3, None)
+    assert fast._judge(named, "S", ("JC",), theme, 3, None).approve_items == ()
+    assert fast._judge(alone, "S", ("JC",), theme, 3, None).approve_items == ("JC",)
+    for plan, channel, items, threshold, target in _cases(theme, 3, 600):
+        assert fast._judge(plan, channel, items, theme, threshold, target) == ref._judge(
+            plan, channel, items, theme, threshold, target), plan
+
+
+def _brute_force(text: str, stem: str, lists: list[_Words]) -> tuple[int, int]:
+    """A plan word against each list in turn (what the judge did before `Lexicon`)."""
+    exact = hit = 0
+    for words in lists:
+        if stem in words.stems:
+            exact |= words.bit
+            hit |= words.bit
+        elif len(text) >= 5 and (any(near(text, w) for w in words.surface)
+                                 or any(near(stem, w) for w in words.long_stems)):
+            hit |= words.bit
+    return exact, hit
+
+
+@pytest.mark.parametrize("theme_id", ["cosmic", "dungeon"])
+def test_the_lexicon_matches_every_list_as_the_lists_one_by_one(theme_id: str) -> None:
+    """`Lexicon.match` (stems by table, misspellings only among words within one letter of
+    the length and two of the letters) finds the same lists as trying each list in turn."""
+    theme = load_theme(theme_id)
+    judge = PlanJudge(plan_judge()._stem_fn, "fresh")
+    vocab = judge.vocab(theme)
+    sources = [*vocab.skills.values(), *vocab.item_refs.values(), *vocab.item_uses.values()]
+    things = list(vocab.thing_words.values())
+    rng = random.Random(9)
+    pool = [w for text in _pool(theme) for w in words_of(text)]
+    checked = near_only = 0
+    for _ in range(4000):
+        text = rng.choice(pool)
+        for _ in range(rng.randrange(3)):
+            text = _misspell(rng, text)
+        text += rng.choice(["", "", "s", "ing", "ed"])
+        stem = judge.stem(text)
+        for lexicon, lists in ((vocab.sources, sources), (vocab.things, things)):
+            got = lexicon.match(text, stem)
+            assert got == _brute_force(text, stem, lists), text
+            near_only += got[1] != got[0]
+            checked += 1
+    assert checked == 8000 and near_only > 300
+    assert len({w.bit for w in sources}) == len(sources)
+    assert len({w.bit for w in things}) == len(things) == len(
+        {(t.name, t.plan_words) for t in theme.things.values()})
+    assert isinstance(vocab.sources, Lexicon)
+
+
+def _old_explain(verdict: Judgement, level: int) -> dict[str, Any]:
+    """planning.py's reasons before `explanation_json` took the skill's value: the JSON, then
+    each source's value set key by key."""
+    out = explanation_json(verdict)
+    for source in out["sources"]:
+        value = level if source["kind"] == "skill" else 1
+        source["value"] = value if source["credited"] else 0
+    return out
+
+
+def test_reasons_with_values_are_the_json_they_were() -> None:
+    theme = load_theme("cosmic")
+    judge = plan_judge()
+    for n, (plan, channel, items, threshold, target) in enumerate(_cases(theme, 21, 400)):
+        verdict = judge.judge(plan, channel, items, theme, threshold, target)
+        level = 1 + n % 4
+        got = explanation_json(verdict, level)
+        want = _old_explain(verdict, level)
+        assert got == want and list(got) == list(want)
+        assert [list(s) for s in got["sources"]] == [list(s) for s in want["sources"]]
+        assert json.dumps(got) == json.dumps(want)
 
 
 def test_memoised_judge_gives_the_same_verdicts_twice() -> None:

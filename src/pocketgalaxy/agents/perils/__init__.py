@@ -1,13 +1,13 @@
 """Computer players for Perils & Pathways, one module per job:
 
-- `hero.py`: the rule-based Hero (`rulebased`);
+- `hero.py`: the rule-based Hero (`rulebased`); `worth.py`: what a pathway is worth to it;
 - `planner/`: the planning Hero (`planner`): `model.py` (the compact model and exact
   showdown), `sampling.py` (paired comparisons), `hero.py` (the agent);
 - `plans.py`: the plan writer both Heroes use;
 - `teller.py`: the computer Teller; `styles.py`: its judging styles (`teller:style=...`);
 - `common.py`: what they share (odds, hint reading, the rubric's advice in a view).
 
-Imports point one way (common <- plans <- hero <- planner; common <- teller <- styles), and
+Imports point one way (common <- plans, worth <- hero <- planner; common <- teller <- styles), and
 this module only gathers the names for agents/registry.py.
 """
 

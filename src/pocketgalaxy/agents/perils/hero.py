@@ -4,15 +4,14 @@ It sees only its seat's view (and the events its seat may see). It reads each pa
 structured hint, which the view gives only when the description is the computer Teller's own
 suggestion (the text carries the same information to a person); for a text written by a person
 it tries to recognise the theme's fragments in it, and otherwise treats the path as unknown.
-Its plans come from the plan writer (plans.py).
+What a hint is worth comes from worth.py, its plans from the plan writer (plans.py).
 
-Compiled with mypyc with plans.py, common.py and agents/base.py (docs/speed.md, "The Perils
-million"): it decides at every "choose" and "plan" view of a simulation.
+Compiled with mypyc with worth.py, plans.py, common.py and agents/base.py (docs/speed.md, "The
+Perils million"): it decides at every "choose" and "plan" view of a simulation.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from pocketgalaxy.agents.base import Agent
@@ -24,6 +23,7 @@ from pocketgalaxy.agents.perils.common import (
     success_chance,
 )
 from pocketgalaxy.agents.perils.plans import PlanWriter
+from pocketgalaxy.agents.perils.worth import Decision, hint_candidates, peril_value
 from pocketgalaxy.core.game import Action, Event
 from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.games.perils import events as ev
@@ -33,89 +33,8 @@ from pocketgalaxy.games.perils.actions import (
     ChoosePathway,
     MakePlan,
 )
-from pocketgalaxy.games.perils.content import BANDS, Theme, load_theme
+from pocketgalaxy.games.perils.content import Theme, load_theme
 from pocketgalaxy.games.perils.views import PerilsView
-
-_BAND_VALUES = {"low": (2, 3, 4), "mid": (5, 6, 7), "high": (8, 9, 10)}
-
-
-@lru_cache(maxsize=8192)
-def _peril_value(level: int, current_level: int, d: int, items: int, health: int,
-                 keep_items: int, autopass: str, skill_adds: bool, threshold: int | None,
-                 comparison: str) -> float:
-    """What facing a peril of difficulty `d` is worth: a pure function of these few numbers
-    (memoised: the same few hundred keys recur all through a simulation). `current_level` is
-    the level `_main_items` reads its odds with (the current peril's suit, else diamonds)."""
-    if level > d or (autopass == ">=" and level >= d):
-        return 0.6
-
-    def chance(lvl: int, k: int) -> float:
-        bonus = 1 + k
-        if skill_adds:
-            bonus += lvl
-        adv = threshold is not None and 1 + k >= threshold
-        return success_chance(d - bonus + (1 if comparison == ">" else 0), adv)
-
-    k = 0  # the items `_main_items` would commit
-    if d - 1 > 2 and items:
-        spare = max(0, items - keep_items)
-        cap = min(items, 3) if health == 1 else min(spare, 2)
-        for n in range(1, cap + 1):
-            if chance(current_level, n) >= 0.75:
-                k = n
-                break
-    p = chance(level, k)
-    cost = 1.0 if health > 1 else 4.0
-    return p * 1.5 - (1 - p) * cost
-
-
-@lru_cache(maxsize=256)
-def _candidates(suits: tuple[str, ...], bands: tuple[str, ...]
-                ) -> tuple[tuple[str, int, str], ...]:
-    """(suit, difficulty, card code) of every peril a hint of these suits and bands may be, in
-    the order `_score` averages them (memoised: a handful of distinct hints recur)."""
-    return tuple((s, d, f"{d}{s}") for s in suits for b in bands for d in _BAND_VALUES[b])
-
-
-class _Decision:
-    """One choice of a pathway: a peril's value depends only on (suit, difficulty) and the
-    view, and the cards that cannot lie behind a pathway are the same for every pathway, so
-    both are worked out once per decision (lazily: a gift or an item needs neither)."""
-
-    def __init__(self, hero: RuleBasedHero, view: PerilsView) -> None:
-        self.hero = hero
-        self.view = view
-        self.memo: dict[tuple[str, int], float] = {}
-        self.ready = False
-
-    def _prepare(self) -> None:
-        hero, view = self.hero, self.view
-        self.mine = hero.seen.union(*(s.base for s in view.skills),
-                                    *(s.tucked for s in view.skills))
-        opts = agent_options(hero)
-        self.levels = {skill.suit: skill.level for skill in view.skills}
-        self.current = self.levels.get(view.current[-1] if view.current else "D", 0)
-        self.fixed = (len(view.items), view.health, hero.keep_items, opts.autopass_comparison,
-                      opts.skill_adds_to_roll, opts.advantage_threshold, opts.success_comparison)
-        self.ready = True
-
-    def _value(self, s: str, d: int) -> float:
-        v = self.memo.get((s, d))
-        if v is None:
-            v = self.memo[(s, d)] = _peril_value(self.levels.get(s, 0), self.current, d,
-                                                 *self.fixed)
-        return v
-
-    def mean_value(self, candidates: tuple[tuple[str, int, str], ...]) -> float:
-        """The mean value of the candidates not seen (all of them when every one was seen:
-        the hint cannot be read, assume the band), summed in the candidates' order."""
-        if not self.ready:
-            self._prepare()
-        mine = self.mine
-        values = [self._value(s, d) for s, d, code in candidates if code not in mine]
-        if not values:
-            values = [self._value(s, d) for s, d, _ in candidates]
-        return sum(values) / len(values)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
@@ -172,33 +91,36 @@ class RuleBasedHero(Agent):
         return legal[0]
 
     def _archetype(self, legal: list[Action]) -> Action:
-        theme = self._theme()
+        keys = _archetype_keys(self._theme())
 
         def key(a: Action) -> tuple[int, int]:
             assert isinstance(a, ChooseArchetype)
-            arch = theme.archetype(a.archetype)
-            assert arch is not None
-            ranks = [int(c[:-1]) for c in arch.cards if c[-1] in SKILLS and c[:-1].isdigit()]
-            return (min(ranks, default=0), sum(ranks))
+            found = keys.get(a.archetype)
+            assert found is not None
+            return found
 
         return max(legal, key=key)
 
     # -- choosing a pathway -------------------------------------------------------------
     def _choose(self, view: PerilsView, legal: list[Action]) -> Action:
-        theme = self._theme()
+        theme: Theme | None = None  # loaded only to read a hint from a person's text
         best, best_score = legal[0], -1e9
-        decision = _Decision(self, view)
+        decision = self._decision(view)
         for a in legal:
             assert isinstance(a, ChoosePathway)
             p = view.pathways[a.position]
-            hint = p.hint if p.hint is not None else read_hint(p.description or "", theme)
+            hint = p.hint
+            if hint is None:
+                if theme is None:
+                    theme = self._theme()
+                hint = read_hint(p.description or "", theme)
             score = self._score(view, hint, decision)
             if score > best_score + 1e-9:
                 best, best_score = a, score
         return best
 
     def _score(self, view: PerilsView, hint: dict[str, str],
-               decision: _Decision | None = None) -> float:
+               decision: Decision | None = None) -> float:
         hurt = view.health < view.max_health
         kind = hint.get("kind")
         if view.stage == "showdown":
@@ -209,13 +131,15 @@ class RuleBasedHero(Agent):
         if kind == "item":
             return 2.5
         if decision is None:
-            decision = _Decision(self, view)
-        candidates = _candidates((hint["suit"],) if "suit" in hint else SKILLS,
-                                 (hint["band"],) if "band" in hint else BANDS)
-        value = decision.mean_value(candidates)
+            decision = self._decision(view)
+        value = decision.mean_value(hint_candidates(hint))
         if kind is None:  # unknown: mix in the chance of a gift or an item
             value = 0.55 * value + 0.2 * (3.0 if hurt else 0.1) + 0.25 * 2.5
         return value
+
+    def _decision(self, view: PerilsView) -> Decision:
+        """The working of one choice of a pathway (worth.py)."""
+        return Decision(view, self.seen, self.keep_items, agent_options(self))
 
     def _possible(self, view: PerilsView, code: str) -> bool:
         """Could this card lie behind a pathway (not seen face up, not one of my cards)?"""
@@ -230,7 +154,7 @@ class RuleBasedHero(Agent):
     def _peril_value(self, view: PerilsView, suit: str, d: int) -> float:
         opts = agent_options(self)
         current = view.current[-1] if view.current else "D"
-        return _peril_value(
+        return peril_value(
             self._level(view, suit), self._level(view, current), d, len(view.items),
             view.health, self.keep_items, opts.autopass_comparison, opts.skill_adds_to_roll,
             opts.advantage_threshold, opts.success_comparison)
@@ -275,13 +199,53 @@ class RuleBasedHero(Agent):
         channels = [s for s in SKILLS if s != peril_suit]
         if opts.heart_is_skill:
             channels.append("H")
-        channel = max(channels, key=lambda s: (self._level(view, s), s))
+        levels: dict[str, int] = {}
+        for skill in view.skills:
+            if skill.suit not in levels:  # the first, as `view.skill` finds
+                levels[skill.suit] = skill.level
+        # The channel with the largest (level, suit), as max() over those pairs picks it.
+        channel, best = channels[0], levels.get(channels[0], 0)
+        for s in channels[1:]:
+            level = levels.get(s, 0)
+            if level > best or (level == best and s > channel):
+                channel, best = s, level
         items = [i.code for i in view.items]
         if opts.item_suit_restriction:
             items = [c for c in items if c.startswith("JK") or c[-1] in (peril_suit, channel)]
         if view.stage == "showdown":
-            chosen = self._showdown_items(view, items)
+            chosen = tuple(self._showdown_items(view, items))
         else:
-            chosen = self._main_items(view, view.difficulty, items)
-        return MakePlan(channel, tuple(chosen),
-                        self._writer.write(view, theme, channel, tuple(chosen)))
+            chosen = tuple(self._main_items(view, view.difficulty, items))
+        return _make_plan(channel, chosen, self._writer.write(view, theme, channel, chosen))
+
+
+def _make_plan(channel: str, items: tuple[str, ...], text: str) -> MakePlan:
+    """`MakePlan(channel, items, text)`, its fields set as the dataclass-made `__init__` sets
+    them (object.__setattr__ on the frozen class, which has no `__post_init__`): that
+    `__init__` is interpreted code (actions.py stays pure) and cost about 6,000 instructions
+    a plan. tests/agents/test_perils_hero_fast.py holds the two equal, field list included."""
+    plan = MakePlan.__new__(MakePlan)
+    object.__setattr__(plan, "channel", channel)
+    object.__setattr__(plan, "items", items)
+    object.__setattr__(plan, "plan", text)
+    return plan
+
+
+_ARCHETYPE_KEYS: dict[int, tuple[Theme, dict[str, tuple[int, int]]]] = {}
+"""Per loaded theme (by identity; the theme is kept so its id is never reused under it)."""
+
+
+def _archetype_keys(theme: Theme) -> dict[str, tuple[int, int]]:
+    """What the Hero ranks an archetype by: (its lowest, its total) skill card rank."""
+    known = _ARCHETYPE_KEYS.get(id(theme))
+    if known is None or known[0] is not theme:
+        keys: dict[str, tuple[int, int]] = {}
+        for arch in theme.archetypes:
+            if arch.id in keys:  # the first of an id, as `theme.archetype` finds
+                continue
+            ranks = [int(c[:-1]) for c in arch.cards if c[-1] in SKILLS and c[:-1].isdigit()]
+            keys[arch.id] = (min(ranks, default=0), sum(ranks))
+        if len(_ARCHETYPE_KEYS) > 64:
+            _ARCHETYPE_KEYS.clear()
+        known = _ARCHETYPE_KEYS[id(theme)] = (theme, keys)
+    return known[1]

@@ -13,6 +13,9 @@ plans and the agent's other decisions are untouched.
 
 from __future__ import annotations
 
+import string
+from typing import Final
+
 from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.content import Theme
@@ -47,6 +50,40 @@ _JOINS = ("Then", "Next", "Once that is done,", "After that,")
 _OPENERS = ("First", "To begin,", "")
 
 
+class _Template:
+    """A step's template cut once into literal text and fields, which `_fill` fills by
+    position in `fields` order: what `str.format` did by name, without parsing at every plan."""
+
+    def __init__(self, text: str, fields: tuple[str, ...]) -> None:
+        literals: list[str] = []
+        slots: list[int] = []
+        for literal, name, spec, conversion in string.Formatter().parse(text):
+            assert not spec and conversion is None, text
+            literals.append(literal)
+            slots.append(-1 if name is None else fields.index(name))
+        self.literals = tuple(literals)
+        self.slots = tuple(slots)
+        self.has_thing = "{thing}" in text
+        self.has_on = "{on}" in text
+
+
+_SIZE_UP_T: Final = tuple(_Template(t, ("thing",)) for t in _SIZE_UP)
+_SKILL_T: Final = tuple(_Template(t, ("w", "prep", "thing")) for t in _SKILL_STEPS)
+_ITEM_T: Final = tuple(_Template(t, ("does", "on", "thing", "item")) for t in _ITEM_STEPS)
+assert all(t.has_thing for t in _SKILL_T)  # so a plan with a skill step names the thing
+
+
+def _fill(template: _Template, a: str, b: str = "", c: str = "", d: str = "") -> str:
+    out: list[str] = []
+    slots = template.slots
+    for k, literal in enumerate(template.literals):
+        out.append(literal)
+        slot = slots[k]
+        if slot >= 0:
+            out.append(a if slot == 0 else b if slot == 1 else c if slot == 2 else d)
+    return "".join(out)
+
+
 def thing_in_view(view: PerilsView, theme: Theme) -> Target | None:
     """The thing the Hero faces, as the view tells it (the revealed card's thing, public)."""
     if view.current_thing is None:
@@ -56,6 +93,10 @@ def thing_in_view(view: PerilsView, theme: Theme) -> Target | None:
 
 def _pick(rng: Rng, words: tuple[str, ...] | list[str]) -> str:
     return words[rng.below(len(words))]
+
+
+def _pick_template(rng: Rng, templates: tuple[_Template, ...]) -> _Template:
+    return templates[rng.below(len(templates))]
 
 
 def _verbs(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -87,31 +128,26 @@ def write_plan(theme: Theme, channel: str | None, items: tuple[str, ...],
     if channel is None and not items:
         return ""  # nothing declared, nothing to earn
     thing = _thing_words(target)
+    words = _words_of(theme)
     steps: list[str] = []
+    named = False  # a step put the thing in (else the steps are searched for it below)
     if channel is not None:
-        skill = theme.skills[channel]
-        words = _verbs(theme.plan_words.skills.get(channel) or _own_words(skill.keywords,
-                                                                          skill.name))
-        steps.append(_pick(rng, _SKILL_STEPS).format(w=_pick(rng, words),
-                                                     prep=_pick(rng, _PREPS), thing=thing))
+        template = _pick_template(rng, _SKILL_T)
+        steps.append(_fill(template, _pick(rng, words.skill(channel)), _pick(rng, _PREPS),
+                           thing))
+        named = True
     for code in items:
-        steps.append(_item_step(theme, code, thing, rng))
+        does, on, item = words.item(code)
+        template = _pick_template(rng, _ITEM_T)
+        target_words = _pick(rng, on) if on and template.has_on else thing
+        steps.append(_fill(template, _pick(rng, does), target_words, thing, item))
+        named = named or template.has_thing or (template.has_on and target_words == thing)
     rng.shuffle(steps)
-    named = any(thing in step for step in steps)
+    if not named:
+        named = any(thing in step for step in steps)
     if advantage and target is not None and (len(steps) < 2 or not named or rng.below(3) == 0):
-        steps.insert(0, _pick(rng, _SIZE_UP).format(thing=thing))
+        steps.insert(0, _fill(_pick_template(rng, _SIZE_UP_T), thing))
     return _join(steps, rng)
-
-
-def _item_step(theme: Theme, code: str, thing: str, rng: Rng) -> str:
-    item = theme.items[code]
-    does = _verbs(theme.plan_words.item_does.get(code, ()))
-    on = theme.plan_words.item_on.get(code, ())
-    if not does:  # a playsheet without plan words: the item's blurb says what it does
-        does = _own_words(tuple(words_of(item.blurb)), item.name)
-    template = _pick(rng, _ITEM_STEPS)
-    target = _pick(rng, on) if on and "{on}" in template else thing
-    return template.format(does=_pick(rng, does), on=target, thing=thing, item=item.name)
 
 
 def _own_words(words: tuple[str, ...], name: str) -> tuple[str, ...]:
@@ -120,16 +156,72 @@ def _own_words(words: tuple[str, ...], name: str) -> tuple[str, ...]:
     return out or ("use",)
 
 
+class _ThemeWords:
+    """A theme's words for plans, worked out once per skill and item (`_words_of`): the
+    skill's verbs, and each item's verbs, what it acts on and its name."""
+
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+        self.skills: dict[str, tuple[str, ...]] = {}
+        self.items: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {}
+
+    def skill(self, channel: str) -> tuple[str, ...]:
+        got = self.skills.get(channel)
+        if got is None:
+            skill = self.theme.skills[channel]
+            got = self.skills[channel] = _verbs(
+                self.theme.plan_words.skills.get(channel)
+                or _own_words(skill.keywords, skill.name))
+        return got
+
+    def item(self, code: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+        got = self.items.get(code)
+        if got is None:
+            item = self.theme.items[code]
+            does = _verbs(self.theme.plan_words.item_does.get(code, ()))
+            if not does:  # a playsheet without plan words: the item's blurb says what it does
+                does = _own_words(tuple(words_of(item.blurb)), item.name)
+            got = self.items[code] = (does, self.theme.plan_words.item_on.get(code, ()),
+                                      item.name)
+        return got
+
+
+# By the theme's id(): an entry holds its theme, so that id is not reused while it is kept.
+_THEME_WORDS: dict[int, _ThemeWords] = {}
+
+
+def _words_of(theme: Theme) -> _ThemeWords:
+    got = _THEME_WORDS.get(id(theme))
+    if got is None or got.theme is not theme:
+        if len(_THEME_WORDS) > 64:
+            _THEME_WORDS.clear()
+        got = _THEME_WORDS[id(theme)] = _ThemeWords(theme)
+    return got
+
+
 # A plan names the thing by its head noun phrase ("debris field", not "debris field beyond a
 # hull breach"): shorter reads better, and keeps an item's use words near the item's name.
 _LINKS = frozenset("beyond behind that which who where with across on in over between through "
                    "under outside along to of from at near above below inside around".split())
 
 
+# The head words by the thing's name (themes hold a bounded number of things).
+_THING_WORDS: dict[str, str] = {}
+
+
 def _thing_words(target: Target | None) -> str:
     if target is None:
         return "danger"
-    words = target.name.split()
+    got = _THING_WORDS.get(target.name)
+    if got is None:
+        if len(_THING_WORDS) > 4096:
+            _THING_WORDS.clear()
+        got = _THING_WORDS[target.name] = _head_words(target.name)
+    return got
+
+
+def _head_words(name: str) -> str:
+    words = name.split()
     if words and words[0].lower() in ("a", "an", "the"):
         words = words[1:]
     head: list[str] = []
@@ -152,7 +244,9 @@ def _join(steps: list[str], rng: Rng) -> str:
 
 
 def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    first = text[:1]
+    upper = first.upper()
+    return text if upper == first else upper + text[1:]
 
 
 __all__ = ["PlanWriter", "thing_in_view", "write_plan"]

@@ -9,15 +9,16 @@ A playsheet may add, apart from its skills' and items' own keywords:
     on = ["ledge", "gap", "girder"]          # what it acts on
 
 Every list is optional; unknown keys are refused (file, key, what was expected). This module
-also splits a plan into words (`tokens`) and sentences, and knows which near-misses count as
-a misspelling (`near`). It has no stemmer: the rubric is given one (games/perils/rubric.py).
+also splits a plan into words (`tokens`, and `sentences` for the rubric's fast path), knows
+which near-misses count as a misspelling (`near`), and matches a word against many word lists
+at once (`Lexicon`). It has no stemmer: the rubric is given one (games/perils/rubric.py).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from pocketgalaxy.core.errors import ContentError
 
@@ -152,6 +153,31 @@ def tokens(plan: str) -> list[Token]:
     return out
 
 
+# `sentences`' table for bytes.translate over an ASCII plan: letters in lower case, a sentence
+# end becomes ".", any other byte a space (what the two regular expressions tell apart).
+_ASCII_SPLIT: Final = bytes(c + 32 if 65 <= c <= 90 else c if 97 <= c <= 122
+                            else 46 if c in b".;!?\n" else 32 for c in range(256))
+
+
+def sentences(plan: str) -> list[list[str]]:
+    """The words of `tokens`, sentence by sentence (sentences without a word left out), as plain
+    lists: the rubric's fast path, with no `Token` per word and, for an ASCII plan, no regular
+    expression (one table look-up per character, in C)."""
+    out: list[list[str]] = []
+    if plan.isascii():
+        for part in plan.encode("ascii").translate(_ASCII_SPLIT).decode("ascii").split("."):
+            words = part.split()
+            if words:
+                out.append(words)
+        return out
+    # Other letters part words too, and lower() may turn one into a-z: the expressions.
+    for part in _SENTENCE_END.split(plan.lower()):
+        words = _WORD.findall(part)
+        if words:
+            out.append(words)
+    return out
+
+
 def near(a: str, b: str) -> bool:
     """True when `a` is `b` misspelt: two neighbouring letters swapped, or one letter missing or
     extra (words of five letters or more), or one letter wrong (six or more: among shorter
@@ -159,16 +185,86 @@ def near(a: str, b: str) -> bool:
     if a == b:
         return True
     la, lb = len(a), len(b)
-    if min(la, lb) < 5 or abs(la - lb) > 1:
+    if la < 5 or lb < 5 or la - lb > 1 or lb - la > 1:
         return False
-    if la == lb:
-        diff = [i for i in range(la) if a[i] != b[i]]
-        if len(diff) == 1:
-            return la >= 6
-        return (len(diff) == 2 and diff[1] == diff[0] + 1
-                and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
-    short, long_ = (a, b) if la < lb else (b, a)
+    # The first difference, then compare what follows it (slices in C, not letter by letter).
+    short, long_ = (a, b) if la <= lb else (b, a)
     i = 0
-    while i < len(short) and short[i] == long_[i]:
+    while short[i] == long_[i]:
         i += 1
-    return short[i:] == long_[i + 1:]
+        if i == len(short):
+            return True  # `long_` is `short` with one letter added at the end
+    if la != lb:
+        return short[i:] == long_[i + 1:]
+    if a[i + 1:] == b[i + 1:]:
+        return la >= 6  # one letter wrong
+    return (i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i]
+            and a[i + 2:] == b[i + 2:])
+
+
+class Lexicon:
+    """Word lists, each with its own bit, matched against a plan word all at once: which lists
+    hold its stem (`stems`), and which hold a word it misspells: the lists' surface words and
+    long stems by length, since a misspelling is at most one letter longer or shorter."""
+
+    def __init__(self, lists: list[tuple[int, frozenset[str], tuple[str, ...], tuple[str, ...]]]
+                 ) -> None:
+        """`lists`: each list's (bit, stems, surface words, stems of five letters or more)."""
+        stems: dict[str, int] = {}
+        surface: dict[str, int] = {}
+        long_stems: dict[str, int] = {}
+        for bit, its_stems, its_surface, its_long_stems in lists:
+            for w in its_stems:
+                stems[w] = stems.get(w, 0) | bit
+            for w in its_surface:
+                surface[w] = surface.get(w, 0) | bit
+            for w in its_long_stems:
+                long_stems[w] = long_stems.get(w, 0) | bit
+        self.stems = stems
+        self.surface = _by_length(surface)
+        self.long_stems = _by_length(long_stems)
+
+    def match(self, text: str, stem: str) -> tuple[int, int]:
+        """The bits of the lists that hold the word's stem, and of those it counts for (by
+        stem, or as a misspelling of a word or a long stem: words of five letters or more)."""
+        exact = self.stems.get(stem, 0)
+        hit = exact
+        if len(text) >= 5:
+            hit |= _near_bits(self.surface, text, hit)
+            hit |= _near_bits(self.long_stems, stem, hit)
+        return exact, hit
+
+
+def _letters(word: str) -> int:
+    """A bit per letter of the word (a to z: bits 1 to 26; another character shares a bit,
+    which can only make two words look closer)."""
+    got = 0
+    for c in word:
+        got |= 1 << (ord(c) & 31)
+    return got
+
+
+def _by_length(words: dict[str, int]) -> dict[int, list[tuple[str, int, int]]]:
+    """(word, bits, letters) by the word's length."""
+    out: dict[int, list[tuple[str, int, int]]] = {}
+    for w in sorted(words):
+        out.setdefault(len(w), []).append((w, words[w], _letters(w)))
+    return out
+
+
+def _near_bits(by_length: dict[int, list[tuple[str, int, int]]], text: str, have: int) -> int:
+    """The bits of the words `text` misspells, beyond `have` (bits already found). One letter
+    wrong, missing, extra or swapped changes at most two letters of the word's set of letters:
+    a cheap test that rules out most words before `near` compares them."""
+    got = 0
+    n = len(text)
+    letters = _letters(text)
+    for length in (n - 1, n, n + 1):
+        row = by_length.get(length)
+        if row is not None:
+            for w, bits, its_letters in row:
+                differ = letters ^ its_letters
+                differ &= differ - 1  # without its lowest bit: at most one bit may be left
+                if not differ & (differ - 1) and bits & ~(have | got) and near(text, w):
+                    got |= bits
+    return got

@@ -248,11 +248,7 @@ class PlanJudging(ActionChecks):
     def _explain(self, state: PerilsState, verdict: Judgement) -> dict[str, Any]:
         """The verdict's reasons as JSON, each source with the bonus it brings (`value`: a
         channel brings its level under channel_bonus="level")."""
-        out = explanation_json(verdict)
         level = (self.levels(state)[state.plan_channel]
                  if state.plan_channel is not None and state.options.channel_bonus == "level"
                  else 1)
-        for source in out["sources"]:
-            value = level if source["kind"] == "skill" else 1
-            source["value"] = value if source["credited"] else 0
-        return out
+        return explanation_json(verdict, level)

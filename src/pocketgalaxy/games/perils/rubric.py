@@ -27,27 +27,40 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from pocketgalaxy.core.mypyc_marks import mypyc_attr
 from pocketgalaxy.games.perils.content import Theme
 from pocketgalaxy.games.perils.plan_words import (
+    ORDER_WORDS,
     STOPWORDS,
-    Token,
+    Lexicon,
     near,
-    tokens,
+    sentences,
     words_of,
 )
+from pocketgalaxy.games.perils.verdict import (
+    AdvantageCheck,
+    Judgement,
+    SourceCredit,
+    approve_all,
+    explanation_json,
+    overruled,
+)
+
+__all__ = ["HINTS_SHOWN", "STEPS_FOR_ADVANTAGE", "USE_REACH", "AdvantageCheck", "Judgement",
+           "PlanJudge", "SourceCredit", "StandInThing", "Target", "approve_all",
+           "explanation_json", "overruled", "stand_in_thing"]
 
 Stem = Callable[[str], str]
-USE_REACH = 8
+USE_REACH: Final = 8
 """How many words apart an item's name and the word of its use may be."""
-STEPS_FOR_ADVANTAGE = 2
-DETAILED_WORDS = 20
+STEPS_FOR_ADVANTAGE: Final = 2
+DETAILED_WORDS: Final = 20
 """Kept for the harsh Teller style: it wants twice this many words for the roll-twice."""
-HINTS_SHOWN = 4
-_MEMO_LIMIT = 20_000
-_THINGS_KEPT = 4096
+HINTS_SHOWN: Final = 4
+_MEMO_LIMIT: Final = 20_000
+_THINGS_KEPT: Final = 4096
 
 
 class Target(Protocol):
@@ -68,98 +81,6 @@ class StandInThing:
     plan_words: tuple[str, ...]
 
 
-# The verdict's classes write their own `__init__` (the dataclass keeps the fields, repr,
-# equality and frozen guard): compiled, it stores the fields in C, where the dataclass-made one
-# stays interpreted code (about 10,000 instructions for a `Judgement`). Parameters are the
-# fields, in order, with the same defaults.
-@dataclass(frozen=True)
-class SourceCredit:
-    """The judgement of one declared source. `reason`: used (it earned +1), named_only (named,
-    never used), not_used (never used or named), approve_all, or teller (the Teller decided
-    otherwise than the rubric found). `words`: the plan's words that used or named it;
-    `hints`: words that would count."""
-
-    kind: str
-    code: str
-    name: str
-    credited: bool
-    reason: str
-    words: tuple[str, ...]
-    hints: tuple[str, ...]
-
-    def __init__(self, kind: str, code: str, name: str, credited: bool, reason: str,
-                 words: tuple[str, ...], hints: tuple[str, ...]) -> None:
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "code", code)
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "credited", credited)
-        object.__setattr__(self, "reason", reason)
-        object.__setattr__(self, "words", words)
-        object.__setattr__(self, "hints", hints)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "code": self.code, "name": self.name,
-                "credited": self.credited, "reason": self.reason, "words": list(self.words),
-                "hints": list(self.hints)}
-
-
-@dataclass(frozen=True)
-class AdvantageCheck:
-    """What the roll-twice needs and what the plan met: `threshold` approved sources (None:
-    never), the thing's words (`thing_words` found in the plan), `steps_needed` steps."""
-
-    threshold: int | None
-    sources: int
-    thing: str | None
-    thing_words: tuple[str, ...]
-    thing_hints: tuple[str, ...]
-    steps: int
-    steps_needed: int
-    granted: bool
-
-    def __init__(self, threshold: int | None, sources: int, thing: str | None,
-                 thing_words: tuple[str, ...], thing_hints: tuple[str, ...], steps: int,
-                 steps_needed: int, granted: bool) -> None:
-        object.__setattr__(self, "threshold", threshold)
-        object.__setattr__(self, "sources", sources)
-        object.__setattr__(self, "thing", thing)
-        object.__setattr__(self, "thing_words", thing_words)
-        object.__setattr__(self, "thing_hints", thing_hints)
-        object.__setattr__(self, "steps", steps)
-        object.__setattr__(self, "steps_needed", steps_needed)
-        object.__setattr__(self, "granted", granted)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"threshold": self.threshold, "sources": self.sources, "thing": self.thing,
-                "thing_words": list(self.thing_words), "thing_hints": list(self.thing_hints),
-                "steps": self.steps, "steps_needed": self.steps_needed,
-                "granted": self.granted}
-
-
-@dataclass(frozen=True)
-class Judgement:
-    approve_channel: bool
-    approve_items: tuple[str, ...]
-    advantage: bool
-    credits: tuple[SourceCredit, ...] = ()
-    needs: AdvantageCheck | None = None
-
-    def __init__(self, approve_channel: bool, approve_items: tuple[str, ...], advantage: bool,
-                 credits: tuple[SourceCredit, ...] = (), needs: AdvantageCheck | None = None
-                 ) -> None:
-        object.__setattr__(self, "approve_channel", approve_channel)
-        object.__setattr__(self, "approve_items", approve_items)
-        object.__setattr__(self, "advantage", advantage)
-        object.__setattr__(self, "credits", credits)
-        object.__setattr__(self, "needs", needs)
-
-
-def explanation_json(verdict: Judgement) -> dict[str, Any]:
-    """The reasons of a verdict as plain JSON (what the shells render)."""
-    return {"sources": [c.to_json() for c in verdict.credits],
-            "advantage": verdict.needs.to_json() if verdict.needs else None}
-
-
 def stand_in_thing(theme: Theme, code: str) -> Target:
     """A thing of the theme that fits card `code` (the first by id), for tests and tools where
     no game has chosen one; a game's own choice is `content.thing_for(state, code)`."""
@@ -167,12 +88,27 @@ def stand_in_thing(theme: Theme, code: str) -> Target:
     return fitting[0] if fitting else StandInThing("danger", ())
 
 
-def _content(text: str) -> tuple[str, ...]:
-    seen: list[str] = []
-    for w in words_of(text):
-        if w not in STOPWORDS and len(w) > 2 and w not in seen:
-            seen.append(w)
-    return tuple(seen)
+# `_Word.flags`, and `_Words.marks`' values.
+_STOP: Final = 1
+_ORDER: Final = 2
+_NAME_START: Final = 4
+_STEM: Final = 2
+_NEAR: Final = 1
+
+
+class _Word:
+    """One distinct plan word against a theme's vocabulary. `exact`: the bits of the source
+    lists (`_Vocab.sources`) its stem is in; `hit`: of those it counts for, by stem or as a
+    misspelling (a superset); `thing_exact` and `thing_hit` the same over the theme's things
+    (`_Vocab.things`); `flags`: a stopword, an order word, a name's first word."""
+
+    def __init__(self, exact: int, hit: int, thing_exact: int, thing_hit: int,
+                 flags: int) -> None:
+        self.exact = exact
+        self.hit = hit
+        self.thing_exact = thing_exact
+        self.thing_hit = thing_hit
+        self.flags = flags
 
 
 @dataclass(frozen=True)
@@ -184,12 +120,17 @@ class _Words:
     long_stems: tuple[str, ...]
     kept: bool = True
     """Held by the judge for good (its memos then live as long as the judge)."""
-    hits: dict[str, bool] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    """Memo: plan word -> counts for this list (by stem or as a misspelling)."""
-    exact: dict[str, bool] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    """Memo: plan word -> its stem is one of this list's."""
+    marks: dict[str, int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """Memo (a thing outside the theme's): plan word -> `_STEM` (its stem is one of this
+    list's), `_NEAR` (it counts only as a misspelling) or 0."""
     bit: int = 0
-    """This list's bit in its vocabulary's word masks (`_Vocab.masks`; 0: not in one)."""
+    """This list's bit in its lexicon (`Lexicon`; 0: not in one)."""
+    hints: tuple[str, ...] = ()
+    """The first `HINTS_SHOWN` surface words: what a verdict shows as words that count."""
+
+
+def _lexicon(lists: list[_Words]) -> Lexicon:
+    return Lexicon([(w.bit, w.stems, w.surface, w.long_stems) for w in lists])
 
 
 @dataclass(frozen=True)
@@ -203,12 +144,15 @@ class _Vocab:
     """Every skill's and item's full name as words, by its first word."""
     skill_names: dict[str, tuple[str, ...]]
     item_names: dict[str, tuple[str, ...]]
-    lists: tuple[_Words, ...] = ()
+    sources: Lexicon
     """The skill, reference and use lists, each with its own bit."""
-    masks: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False, hash=False,
-                                              repr=False)
-    """Memo: plan word -> (bits of the lists its stem is in, bits of the lists it counts for
-    by stem or as a misspelling): one look-up per word instead of one per word and list."""
+    things: Lexicon
+    """The theme's things' words, each thing with its own bit."""
+    thing_words: dict[tuple[str, tuple[str, ...]], _Words]
+    """The theme's things' lists, by name and plan words (as `PlanJudge._thing_words`)."""
+    words: dict[str, _Word] = field(default_factory=dict, compare=False, hash=False,
+                                    repr=False)
+    """Memo: plan word -> what it is to this vocabulary: one look-up per word of a plan."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -221,6 +165,7 @@ class PlanJudge:
         self._stem_fn = stem
         self._stems: dict[str, str] = {}
         self._vocabs: dict[tuple[str, str], _Vocab] = {}
+        self._last_vocab: tuple[Theme, _Vocab] | None = None  # the theme asked last, by identity
         self._memo: dict[tuple[Any, ...], Judgement] = {}
         self._things: dict[tuple[str, tuple[str, ...]], _Words] = {}
         # The word-less plan's parts (`_judge_silent`): credits by theme, checks by thing.
@@ -241,7 +186,8 @@ class PlanJudge:
             if len(self._things) < _THINGS_KEPT:  # themes hold a bounded number of things
                 self._things[key] = got
             else:
-                got = _Words(got.surface, got.stems, got.long_stems, kept=False)
+                got = _Words(got.surface, got.stems, got.long_stems, kept=False,
+                             hints=got.hints)
         return got
 
     def stem(self, word: str) -> str:
@@ -253,102 +199,90 @@ class PlanJudge:
         return got
 
     # -- vocabulary -------------------------------------------------------------------
-    def _words(self, words: list[str], exclude: frozenset[str] = frozenset()) -> _Words:
+    def _words(self, words: list[str], exclude: frozenset[str] = frozenset(), bit: int = 0
+               ) -> _Words:
         surface = _surface(words, exclude)
         stems = frozenset(self.stem(w) for w in surface)
-        return _Words(surface, stems, tuple(sorted(s for s in stems if len(s) >= 5)))
+        return _Words(surface, stems, tuple(sorted(s for s in stems if len(s) >= 5)), bit=bit,
+                      hints=surface[:HINTS_SHOWN])
 
     def vocab(self, theme: Theme) -> _Vocab:
+        last = self._last_vocab
+        if last is not None and last[0] is theme:  # held here, so its id is not reused
+            return last[1]
         key = (theme.source, theme.id)
         got = self._vocabs.get(key)
         if got is not None:
+            self._last_vocab = (theme, got)
             return got
         pw = theme.plan_words
-        skills = {}
-        skill_names = {}
+        skills: dict[str, _Words] = {}
+        skill_names: dict[str, tuple[str, ...]] = {}
         for suit, skill in theme.skills.items():
             name = tuple(words_of(skill.name))
             skill_names[suit] = name
             # The playsheet's action words first: they make the best hints.
-            skills[suit] = self._words([*pw.skills.get(suit, ()), *skill.keywords], frozenset(name))
-        refs, uses, item_names = {}, {}, {}
+            skills[suit] = self._words([*pw.skills.get(suit, ()), *skill.keywords],
+                                       frozenset(name), 1 << len(skills))
+        refs: dict[str, _Words] = {}
+        item_names: dict[str, tuple[str, ...]] = {}
         for code, item in theme.items.items():
-            name = tuple(words_of(item.name))
-            item_names[code] = name
-            refs[code] = self._words([item.name, *item.keywords])
+            item_names[code] = tuple(words_of(item.name))
+            refs[code] = self._words([item.name, *item.keywords],
+                                     bit=1 << (len(skills) + len(refs)))
+        uses: dict[str, _Words] = {}
+        for code, item in theme.items.items():
             said = [*pw.item_does.get(code, ()), *pw.item_on.get(code, ())]
             ref_words = frozenset(words_of(" ".join([item.name, *item.keywords])))
-            uses[code] = self._words(said or [item.blurb], ref_words)
+            uses[code] = self._words(said or [item.blurb], ref_words,
+                                     1 << (len(skills) + len(refs) + len(uses)))
         by_first: dict[str, list[tuple[str, ...]]] = {}
         for n in sorted({*skill_names.values(), *item_names.values()}):
             if n:
                 by_first.setdefault(n[0], []).append(n)
         names = {w: tuple(ns) for w, ns in by_first.items()}
-        lists: list[_Words] = []
-        for table in (skills, refs, uses):
-            for k in list(table):
-                w = table[k]
-                table[k] = _Words(w.surface, w.stems, w.long_stems, bit=1 << len(lists))
-                lists.append(table[k])
-        got = self._vocabs[key] = _Vocab(skills, refs, uses, names, skill_names, item_names,
-                                         tuple(lists))
+        things: dict[tuple[str, tuple[str, ...]], _Words] = {}
+        for thing in sorted(theme.things.values(), key=lambda t: t.id):
+            thing_key = (thing.name, tuple(thing.plan_words))
+            if thing_key not in things:
+                things[thing_key] = self._words([thing.name, *thing.plan_words],
+                                                bit=1 << len(things))
+        got = self._vocabs[key] = _Vocab(
+            skills, refs, uses, names, skill_names, item_names,
+            _lexicon([*skills.values(), *refs.values(), *uses.values()]),
+            _lexicon(list(things.values())), things)
+        self._last_vocab = (theme, got)
         return got
 
-    def _masks(self, vocab: _Vocab, texts: set[str]) -> dict[str, tuple[int, int]]:
-        """Each distinct plan word's (exact, hit) bits over the vocabulary's lists."""
-        memo = vocab.masks
-        out = {}
-        for text in texts:
-            got = memo.get(text)
-            if got is None:
-                s = self.stem(text)
-                exact = hit = 0
-                for words in vocab.lists:
-                    if s in words.stems:
-                        exact |= words.bit
-                        hit |= words.bit
-                    elif len(text) >= 5 and (any(near(text, w) for w in words.surface)
-                                             or any(near(s, w) for w in words.long_stems)):
-                        hit |= words.bit
-                if len(memo) > _MEMO_LIMIT:
-                    memo.clear()
-                got = memo[text] = (exact, hit)
-            out[text] = got
-        return out
+    def _word(self, vocab: _Vocab, text: str) -> _Word:
+        """What a plan word is to the vocabulary (`_Vocab.words`, memoised)."""
+        s = self.stem(text)
+        exact, hit = vocab.sources.match(text, s)
+        thing_exact, thing_hit = vocab.things.match(text, s)
+        flags = ((_STOP if text in STOPWORDS else 0) | (_ORDER if text in ORDER_WORDS else 0)
+                 | (_NAME_START if text in vocab.names else 0))
+        memo = vocab.words
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        got = memo[text] = _Word(exact, hit, thing_exact, thing_hit, flags)
+        return got
 
-    def _exact_set(self, texts: set[str], words: _Words) -> set[str]:
-        """The plan's distinct words whose stem is one of the list's (memoised per list)."""
-        memo = words.exact
-        out = set()
-        for text in texts:
-            got = memo.get(text)
-            if got is None:
-                if len(memo) > _MEMO_LIMIT:
-                    memo.clear()
-                got = memo[text] = self.stem(text) in words.stems
-            if got:
-                out.add(text)
-        return out
-
-    def _hit_set(self, texts: set[str], words: _Words) -> set[str]:
-        """The plan's distinct words that are one of the list's, by stem or as a misspelling
-        (memoised per list: plans reuse their words). Only membership is read from the set,
-        so its order never reaches a verdict."""
-        memo = words.hits
-        out = set()
-        for text in texts:
-            got = memo.get(text)
-            if got is None:
-                s = self.stem(text)
-                got = s in words.stems or (len(text) >= 5 and (
-                    any(near(text, w) for w in words.surface)
-                    or any(near(s, w) for w in words.long_stems)))
-                if len(memo) > _MEMO_LIMIT:
-                    memo.clear()
-                memo[text] = got
-            if got:
-                out.add(text)
-        return out
+    def _mark(self, words: _Words, text: str) -> int:
+        """`_STEM`, `_NEAR` or 0: how a plan word counts for a thing outside the theme's
+        (`_Words.marks`, memoised)."""
+        s = self.stem(text)
+        if s in words.stems:
+            got = _STEM
+        elif len(text) >= 5 and (any(near(text, w) for w in words.surface)
+                                 or any(near(s, w) for w in words.long_stems)):
+            got = _NEAR
+        else:
+            got = 0
+        memo = words.marks
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        memo[text] = got
+        return got
 
     # -- judging ------------------------------------------------------------------------
     def judge(self, plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
@@ -371,74 +305,136 @@ class PlanJudge:
 
     def _judge(self, plan: str, channel: str | None, items: tuple[str, ...], theme: Theme,
                threshold: int | None, target: Target | None) -> Judgement:
-        toks = tokens(plan) if plan else []
-        if not toks:
+        parts = sentences(plan) if plan else []
+        if not parts:
             return self._judge_silent(channel, items, theme, threshold, target)
         vocab = self.vocab(theme)
-        masked = _name_tokens(toks, vocab.names)
-        content = [t for t in toks if t.index not in masked and t.text not in STOPWORDS]
-        # Each word list is matched once per distinct plan word; the tokens then only look
-        # their word up in the resulting sets.
-        every = {t.text for t in toks}
-        said = {t.text for t in content}
-        masks = self._masks(vocab, every)
+        memo = vocab.words
+        # Each word is looked up once, in the vocabulary's memo (what it counts for, what kind
+        # of word it is). Only the words that count for something (a source's list, one of
+        # the theme's things, the start of a name) are kept, in lists indexed by k: their
+        # position, what they are, their step and their sentence.
+        words: list[str] = []
+        at: list[int] = []
+        infos: list[_Word] = []
+        step_of: list[int] = []
+        sentence: list[int] = []
+        step = -1
+        for number, said in enumerate(parts):
+            step += 1  # a new sentence is a new step
+            start = len(words)
+            words.extend(said)
+            for j in range(len(said)):
+                text = said[j]
+                info = memo.get(text)
+                if info is None:
+                    info = self._word(vocab, text)
+                flags = info.flags
+                if flags & _ORDER and j:
+                    step += 1
+                if info.hit or info.thing_hit or flags & _NAME_START:
+                    at.append(start + j)
+                    infos.append(info)
+                    step_of.append(step)
+                    sentence.append(number)
+        # Evidence is a content word: no stopword, and no word of a skill's or item's name.
+        named = [False] * len(words)
+        for k in range(len(at)):
+            if infos[k].flags & _NAME_START:
+                _mark_name(words, named, at[k], vocab.names[words[at[k]]])
+        content = [not infos[k].flags & _STOP and not named[at[k]] for k in range(len(at))]
         evidence: set[int] = set()
         credits: list[SourceCredit] = []
         approve_channel = False
         if channel is not None:
             skill = vocab.skills[channel]
             bit = skill.bit
-            hits = [t for t in content if masks[t.text][1] & bit]
-            evidence.update(t.step for t in hits)
-            approve_channel = bool(hits)
-            named = _named(toks, vocab.skill_names[channel])
-            reason = "used" if hits else ("named_only" if named else "not_used")
+            used = [k for k in range(len(at)) if infos[k].hit & bit and content[k]]
+            if used:
+                approve_channel = True
+                for k in used:
+                    evidence.add(step_of[k])
+                shown, reason = _distinct(words, at, used), "used"
+            else:
+                shown = _named(words, vocab.skill_names[channel])
+                reason = "named_only" if shown else "not_used"
             credits.append(SourceCredit("skill", channel, theme.skills[channel].name,
-                                        approve_channel, reason,
-                                        _texts(hits) if hits else named,
-                                        skill.surface[:HINTS_SHOWN]))
+                                        approve_channel, reason, shown, skill.hints))
         approved: list[str] = []
-        naming: set[int] = set()  # words naming a committed item: not the thing's misspelt
+        naming = [False] * len(at)  # words naming a committed item: not the thing's misspelt
         for code in items:
-            refs_words, use_words = vocab.item_refs[code], vocab.item_uses[code]
-            ref_bit, use_bit = refs_words.bit, use_words.bit
+            use_words = vocab.item_uses[code]
+            ref_bit, use_bit = vocab.item_refs[code].bit, use_words.bit
             # A word spelt exactly as a use is a use, even if it looks like a misspelt name.
-            refs = []
-            for t in toks:
-                exact, hit = masks[t.text]
-                if exact & ref_bit or (hit & ref_bit and not exact & use_bit):
-                    refs.append(t)
-            ref_ids = {t.index for t in refs}
-            naming |= ref_ids
-            uses = [u for u in content if masks[u.text][1] & use_bit
-                    and u.index not in ref_ids
-                    and any(r.sentence == u.sentence and abs(r.index - u.index) <= USE_REACH
-                            for r in refs)] if refs else []
+            refs = [k for k in range(len(at)) if infos[k].exact & ref_bit or (
+                infos[k].hit & ref_bit and not infos[k].exact & use_bit)]
+            uses: list[int] = []
+            if refs:
+                for k in refs:
+                    naming[k] = True
+                uses = [k for k in range(len(at)) if infos[k].hit & use_bit and content[k]
+                        and k not in refs and _within_reach(refs, k, at, sentence)]
             if uses:
                 approved.append(code)
-                evidence.update(t.step for t in uses)
+                for k in uses:
+                    evidence.add(step_of[k])
             reason = "used" if uses else ("named_only" if refs else "not_used")
             credits.append(SourceCredit("item", code, theme.items[code].name, bool(uses),
-                                        reason, _texts(uses) if uses else _texts(refs),
-                                        use_words.surface[:HINTS_SHOWN]))
-        thing_hits: list[Token] = []
+                                        reason, _distinct(words, at, uses if uses else refs),
+                                        use_words.hints))
+        thing_hits: list[int] = []
         thing_hints: tuple[str, ...] = ()
+        shown_thing: tuple[str, ...] = ()
         if target is not None:
-            thing = self._thing_words(target)
-            thing_hints = thing.surface[:HINTS_SHOWN]
-            thing_exact = self._exact_set(said, thing)
-            near_hit = self._hit_set(said, thing)
-            thing_hits = [t for t in content if t.text in thing_exact or (
-                t.index not in naming and t.text in near_hit)]
-            evidence.update(t.step for t in thing_hits)
+            thing = vocab.thing_words.get((target.name, tuple(target.plan_words)))
+            if thing is not None:  # one of the theme's things: its bit in every word's info
+                bit = thing.bit
+                for k in range(len(at)):
+                    info = infos[k]
+                    if (info.thing_hit & bit and content[k]
+                            and (info.thing_exact & bit or not naming[k])):
+                        thing_hits.append(k)
+                        evidence.add(step_of[k])
+                shown_thing = _distinct(words, at, thing_hits)
+            else:
+                thing = self._thing_words(target)
+                shown_thing = self._thing_hits(thing, parts, vocab, set(
+                    at[k] for k in range(len(at)) if naming[k]), named, evidence)
+            thing_hints = thing.hints
         sources = int(approve_channel) + len(approved)
         steps = len(evidence)
-        granted = (threshold is not None and sources >= threshold and bool(thing_hits)
+        granted = (threshold is not None and sources >= threshold and bool(shown_thing)
                    and steps >= STEPS_FOR_ADVANTAGE)
         needs = AdvantageCheck(threshold, sources, target.name if target else None,
-                               _texts(thing_hits), thing_hints, steps, STEPS_FOR_ADVANTAGE,
-                               granted)
+                               shown_thing, thing_hints, steps, STEPS_FOR_ADVANTAGE, granted)
         return Judgement(approve_channel, tuple(approved), granted, tuple(credits), needs)
+
+    def _thing_hits(self, thing: _Words, parts: list[list[str]], vocab: _Vocab,
+                    naming: set[int], named: list[bool], evidence: set[int]) -> tuple[str, ...]:
+        """`_judge` against a thing outside the theme's (memoised per thing): the content words
+        that are its own words, or misspell them without naming a committed item; their steps
+        join `evidence`."""
+        marks = thing.marks
+        out: list[str] = []
+        i = 0
+        step = -1
+        for said in parts:
+            step += 1
+            for j in range(len(said)):
+                text = said[j]
+                flags = (vocab.words.get(text) or self._word(vocab, text)).flags
+                if flags & _ORDER and j:
+                    step += 1
+                if not flags & _STOP and not named[i]:
+                    mark = marks.get(text)
+                    if mark is None:
+                        mark = self._mark(thing, text)
+                    if mark == _STEM or (mark == _NEAR and i not in naming):
+                        evidence.add(step)
+                        if text not in out:
+                            out.append(text)
+                i += 1
+        return tuple(out)
 
     def _judge_silent(self, channel: str | None, items: tuple[str, ...], theme: Theme,
                       threshold: int | None, target: Target | None) -> Judgement:
@@ -506,20 +502,28 @@ def _surface(words: list[str], exclude: frozenset[str] = frozenset()) -> tuple[s
     return tuple(surface)
 
 
-def _name_tokens(toks: list[Token], names: dict[str, tuple[tuple[str, ...], ...]]) -> set[int]:
-    """Positions of the words that spell out a skill's or an item's full name."""
-    words = [t.text for t in toks]
-    out: set[int] = set()
-    for i, w in enumerate(words):
-        for name in names.get(w, ()):
-            n = len(name)
-            if tuple(words[i:i + n]) == name:
-                out.update(range(i, i + n))
-    return out
+def _mark_name(words: list[str], named: list[bool], i: int,
+               names: tuple[tuple[str, ...], ...]) -> None:
+    """Mark the words from position i that spell out one of `names` (a skill's or an item's
+    full name is never evidence, for any source)."""
+    n = len(words)
+    for name in names:
+        k = len(name)
+        if i + k <= n and all(words[i + j] == name[j] for j in range(k)):
+            for j in range(i, i + k):
+                named[j] = True
 
 
-def _named(toks: list[Token], name: tuple[str, ...]) -> tuple[str, ...]:
-    words = [t.text for t in toks]
+def _within_reach(refs: list[int], u: int, at: list[int], sentence: list[int]) -> bool:
+    """A word naming the item (one of `refs`) in the same sentence as word u, at most
+    USE_REACH words away (indices into `_judge`'s lists of words that count)."""
+    for r in refs:
+        if sentence[r] == sentence[u] and -USE_REACH <= at[r] - at[u] <= USE_REACH:
+            return True
+    return False
+
+
+def _named(words: list[str], name: tuple[str, ...]) -> tuple[str, ...]:
     n = len(name)
     for i in range(len(words) - n + 1):
         if tuple(words[i:i + n]) == name:
@@ -527,42 +531,13 @@ def _named(toks: list[Token], name: tuple[str, ...]) -> tuple[str, ...]:
     return ()
 
 
-def _texts(found: list[Token]) -> tuple[str, ...]:
+def _distinct(words: list[str], at: list[int], found: list[int]) -> tuple[str, ...]:
+    """The words `found` (indices into `at`, their positions), each once, in order."""
+    if len(found) == 1:
+        return (words[at[found[0]]],)
     out: list[str] = []
-    for t in found:
-        if t.text not in out:
-            out.append(t.text)
+    for k in found:
+        text = words[at[k]]
+        if text not in out:
+            out.append(text)
     return tuple(out)
-
-
-def approve_all(channel: str | None, items: tuple[str, ...], advantage_threshold: int | None,
-                theme: Theme | None = None) -> Judgement:
-    """teller_policy="approve_all": every declared source approved; advantage by count alone."""
-    sources = int(channel is not None) + len(items)
-    advantage = advantage_threshold is not None and sources >= advantage_threshold
-    credits: list[SourceCredit] = []
-    if channel is not None:
-        name = theme.skills[channel].name if theme else channel
-        credits.append(SourceCredit("skill", channel, name, True, "approve_all", (), ()))
-    for code in items:
-        name = theme.items[code].name if theme else code
-        credits.append(SourceCredit("item", code, name, True, "approve_all", (), ()))
-    needs = AdvantageCheck(advantage_threshold, sources, None, (), (), 0, 0, advantage)
-    return Judgement(channel is not None, tuple(items), advantage, tuple(credits), needs)
-
-
-def overruled(advice: Judgement, approve_channel: bool, approve_items: tuple[str, ...],
-              advantage: bool) -> Judgement:
-    """A Teller's own verdict with the rubric's reasons beside it: a source the Teller judged
-    otherwise than the rubric gets the reason "teller"."""
-    credits = []
-    for c in advice.credits:
-        mine = approve_channel if c.kind == "skill" else c.code in approve_items
-        credits.append(c if mine == c.credited else
-                       SourceCredit(c.kind, c.code, c.name, mine, "teller", c.words, c.hints))
-    needs = advice.needs
-    if needs is not None:
-        sources = int(approve_channel) + len(approve_items)
-        needs = AdvantageCheck(needs.threshold, sources, needs.thing, needs.thing_words,
-                               needs.thing_hints, needs.steps, needs.steps_needed, advantage)
-    return Judgement(approve_channel, approve_items, advantage, tuple(credits), needs)

@@ -62,7 +62,7 @@ class ActionChecks(GameRules[PerilsState, PerilsOptions]):
                 rule: str, detail: str = "") -> IllegalActionError:
         raise NotImplementedError
 
-    def _plan_list(self, state: PerilsState) -> tuple[Action, ...]:
+    def _plan_list(self, state: PerilsState) -> list[Action]:
         raise NotImplementedError
 
     def _check_plan(self, state: PerilsState, seat: int, action: MakePlan) -> None:
@@ -178,7 +178,7 @@ class ActionChecks(GameRules[PerilsState, PerilsOptions]):
             n = len(state.pathways)
             return list(_CHOOSE[n]) if n < len(_CHOOSE) else [ChoosePathway(i) for i in range(n)]
         if phase == "plan":
-            return list(self._plan_list(state))
+            return self._plan_list(state)
         if phase == "judge":
             key = (state.plan_channel is not None, tuple(state.plan_items),
                    state.options.advantage_threshold is not None)

@@ -7,7 +7,7 @@ refusals.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from pocketgalaxy.core.cards import card
 from pocketgalaxy.core.errors import IllegalActionError
@@ -28,26 +28,63 @@ from pocketgalaxy.games.perils.rubric import (
 from pocketgalaxy.games.perils.state import PerilsState
 
 SKILL_SUITS = ("D", "C", "S")
-# Speed (bench/bench_perils_planner.py): plan lists are pure functions of small keys and
-# repeat constantly in simulations, so they are memoised (bounded; values immutable). The plan
-# judge memoises its own verdicts.
-_PLAN_LISTS: dict[tuple[Any, ...], tuple[Action, ...]] = {}
-_MEMO_LIMIT = 20_000
+_CHANNEL_INDEX: Final[dict[str | None, int]] = {None: 0, "D": 1, "C": 2, "S": 3, "H": 4}
+"""A channel's place in a plan node's `plans` (None: no skill channelled)."""
+NODES_KEPT: Final = 60_000
+"""Plan nodes a trie holds before it starts afresh (a few tens of MB at most)."""
 
 
-# The listed plans themselves, by (channel, items): many inventories share them, and building
-# one (an interpreted frozen dataclass) costs more than the look-up. Actions are immutable.
-_MAKE_PLANS: dict[tuple[str | None, tuple[str, ...]], Action] = {}
+# Listed plans (bench/bench_million.py): a plan phase lists MakePlan once per channel and per
+# first k usable items. The inventories behind those lists rarely repeat in a simulation (a memo
+# keyed by the inventory missed on most lists), but their prefixes do: the plans live in a trie
+# of item prefixes, so a list costs a walk down the inventory, and a MakePlan is made once per
+# (channel, prefix). Actions are immutable, so lists share them.
+class _PlanNode:
+    """One prefix of usable items: the items, the longer prefixes by their next item, and the
+    listed MakePlan of each channel (made when first listed)."""
+
+    def __init__(self, items: tuple[str, ...]) -> None:
+        self.items = items
+        self.children: dict[str, _PlanNode] = {}
+        self.plans: list[Action | None] = [None, None, None, None, None]
+
+    def plan(self, index: int, channel: str | None) -> Action:
+        got = self.plans[index]
+        if got is None:
+            got = _new_make_plan(channel, self.items)
+            self.plans[index] = got
+        return got
 
 
-def _make_plan(channel: str | None, items: tuple[str, ...]) -> Action:
-    key = (channel, items)
-    plan = _MAKE_PLANS.get(key)
-    if plan is None:
-        if len(_MAKE_PLANS) > _MEMO_LIMIT:
-            _MAKE_PLANS.clear()
-        plan = _MAKE_PLANS[key] = _new_make_plan(channel, items)
-    return plan
+class _PlanTrie:
+    """The root of the prefixes and how many nodes hang from it. Replaced whole when more than
+    `limit`, so a walk in another thread goes on in a consistent (older) trie."""
+
+    def __init__(self, limit: int = NODES_KEPT) -> None:
+        self.root = _PlanNode(())
+        self.nodes = 1
+        self.limit = limit
+
+
+_TRIE: list[_PlanTrie] = [_PlanTrie()]
+
+
+def _prefix_nodes(items: list[str]) -> list[_PlanNode]:
+    """The trie's node of every prefix of `items`, the empty one first."""
+    trie = _TRIE[0]
+    if trie.nodes > trie.limit:
+        trie = _TRIE[0] = _PlanTrie(trie.limit)
+    node = trie.root
+    out = [node]
+    for code in items:
+        child = node.children.get(code)
+        if child is None:
+            child = _PlanNode(node.items + (code,))
+            node.children[code] = child
+            trie.nodes += 1
+        node = child
+        out.append(node)
+    return out
 
 
 def _new_make_plan(channel: str | None, items: tuple[str, ...]) -> MakePlan:
@@ -144,32 +181,20 @@ class PlanJudging(ActionChecks):
             raise self._refuse(state, seat, action, "advantage_disabled", "PP-A7",
                                "advantage_threshold is None: advantage is never granted")
 
-    def _plan_list(self, state: PerilsState) -> tuple[Action, ...]:
-        """MakePlan per channel x item prefix (memoised on what it depends on)."""
-        opts = state.options
+    def _plan_list(self, state: PerilsState) -> list[Action]:
+        """MakePlan per channel x first k usable items, channels in order (the trie's plans)."""
         assert state.current is not None
-        key = (suit_of(state.current), tuple(state.inventory), opts.item_suit_restriction,
-               opts.heart_is_skill)
-        plans = _PLAN_LISTS.get(key)
-        if plans is None:
-            out: list[Action] = []
-            inventory = key[1]
-            # Without the suit restriction every channel may commit the whole inventory: its
-            # prefixes are cut once, not once per channel.
-            shared = (None if opts.item_suit_restriction
-                      else [inventory[:k] for k in range(len(inventory) + 1)])
-            for channel in (None, *self.allowed_channels(state)):
-                if shared is not None:
-                    for prefix in shared:
-                        out.append(_make_plan(channel, prefix))
-                    continue
-                usable = self.usable_items(state, channel)
-                for k in range(len(usable) + 1):
-                    out.append(_make_plan(channel, tuple(usable[:k])))
-            if len(_PLAN_LISTS) > _MEMO_LIMIT:
-                _PLAN_LISTS.clear()
-            plans = _PLAN_LISTS[key] = tuple(out)
-        return plans
+        out: list[Action] = []
+        # Without the suit restriction every channel may commit the whole inventory: one walk.
+        shared = (None if state.options.item_suit_restriction
+                  else _prefix_nodes(state.inventory))
+        for channel in (None, *self.allowed_channels(state)):
+            index = _CHANNEL_INDEX[channel]
+            nodes = shared if shared is not None else _prefix_nodes(
+                self.usable_items(state, channel))
+            for node in nodes:
+                out.append(node.plan(index, channel))
+        return out
 
     def _plan(self, state: PerilsState, action: MakePlan, events: list[Event],
               explain: bool = True) -> None:

@@ -227,7 +227,6 @@ def mix64(parts: tuple[int, ...]) -> int:
     Compiled on native `i64` (with big integers one part cost about 1,000 instructions)."""
     if not _NATIVE:
         return _mix64_pure(parts)
-    k = _K
     v: i64 = _MIX_START
     for p in parts:
         if p.bit_length() < 64:  # a signed 64-bit value already (see `Rng.__init__`)
@@ -235,11 +234,23 @@ def mix64(parts: tuple[int, ...]) -> int:
         else:
             u = p & _MASK
             part = u - _TWO64 if u >= _TWO63 else u
-        z: i64 = (v ^ part) + k.gamma
-        z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * k.mix1
-        z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * k.mix2
-        v = z ^ ((z >> 31) & 0x1FFFFFFFF)
+        v = mix64_step(v, part)
     return int(v) & _MASK
+
+
+MIX64_START: Final = _MIX_START
+"""`mix64`'s value before its first part (for callers that continue a mix with `mix64_step`)."""
+
+
+def mix64_step(value: i64, part: i64) -> i64:
+    """One part of `mix64`, compiled only (on the pure path `i64` is a plain int that would
+    not wrap): `value` is the mix so far, `part` the part's 64 bits, both as signed 64-bit
+    numbers. A caller that mixes many keys with one prefix mixes the prefix once."""
+    k = _K
+    z: i64 = (value ^ part) + k.gamma
+    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * k.mix1
+    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * k.mix2
+    return z ^ ((z >> 31) & 0x1FFFFFFFF)
 
 
 def _mix64_pure(parts: tuple[int, ...]) -> int:

@@ -25,7 +25,7 @@ from typing import Final
 
 from pocketgalaxy.core.cards import card
 from pocketgalaxy.core.mypyc_marks import i64
-from pocketgalaxy.core.rng import Rng
+from pocketgalaxy.core.rng import MIX64_START, Rng, mix64, mix64_step
 from pocketgalaxy.games.perils.content import BANDS, SENSES, Theme, band_of, cast_of
 from pocketgalaxy.games.perils.options import PerilsOptions
 from pocketgalaxy.games.perils.state import PerilsState
@@ -60,6 +60,13 @@ def stream(narration_seed: int, *parts: int) -> Rng:
     return Rng(mix_parts((narration_seed, *parts)))
 
 
+def mix_parts(parts: tuple[int, ...]) -> int:
+    """`things.mix(*parts)`, the same number: `core.rng.mix64`, on native integers when
+    compiled (with mypyc's big integers each of a game's ~75 streams cost about 19,000
+    instructions)."""
+    return mix64(parts)
+
+
 def _probe() -> None:
     """A function whose type tells whether this module runs compiled (no `__code__` then)."""
 
@@ -67,46 +74,6 @@ def _probe() -> None:
 _NATIVE: Final = not hasattr(_probe, "__code__")
 _TWO64: Final = 1 << 64
 _TWO63: Final = 1 << 63
-_MIX_START_S: Final[i64] = 0x243F6A8885A308D3
-
-
-class _MixConstants:
-    """things.mix's constants as signed 64-bit values (each unsigned constant above 2**63 minus
-    2**64), held in native fields: compiled, a module constant beyond 2**62 is a boxed integer
-    converted at every use (three conversions a step), a native field is read as it is."""
-
-    def __init__(self) -> None:
-        self.gamma: i64 = -7046029254386353131  # 0x9E3779B97F4A7C15
-        self.mix1: i64 = -4658895280553007687  # 0xBF58476D1CE4E5B9
-        self.mix2: i64 = -7723592293110705685  # 0x94D049BB133111EB
-
-
-_K: Final = _MixConstants()
-
-
-def mix_parts(parts: tuple[int, ...]) -> int:
-    """`things.mix(*parts)`, the same number. Compiled, on native `i64` as core/rng.py does
-    (mypyc's big integers made each of a game's ~75 streams cost about 19,000 instructions):
-    the multiplications wrap and the right shifts are masked to act unsigned. Pure, `i64` is
-    a plain int that would not wrap, so the pure path calls `mix` itself."""
-    if not _NATIVE:
-        return mix(*parts)
-    value: i64 = _MIX_START_S
-    for p in parts:
-        u = p & _MASK
-        value = _mix_step(value, u - _TWO64 if u >= _TWO63 else u)
-    return int(value) & _MASK
-
-
-def _mix_step(value: i64, part: i64) -> i64:
-    """One part of `mix` (compiled only): `part` is the part's 64 bits as a signed number."""
-    k = _K
-    z: i64 = (value ^ part) + k.gamma
-    z = (z ^ ((z >> 30) & 0x3FFFFFFFF)) * k.mix1
-    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * k.mix2
-    return z ^ ((z >> 31) & 0x1FFFFFFFF)
-
-
 # The last narration seed mixed, and the mix after it (compiled only): a game's cue streams
 # all start with its seed, so each then mixes only its three small parts.
 _LAST_SEED: tuple[int, i64] | None = None
@@ -123,9 +90,9 @@ def cue_stream(narration_seed: int, round_no: int, position: int) -> Rng:
         value = last[1]
     else:
         u = narration_seed & _MASK
-        value = _mix_step(_MIX_START_S, u - _TWO64 if u >= _TWO63 else u)
+        value = mix64_step(MIX64_START, u - _TWO64 if u >= _TWO63 else u)
         _LAST_SEED = (narration_seed, value)
-    value = _mix_step(_mix_step(_mix_step(value, round_no), position), 0xC0E)
+    value = mix64_step(mix64_step(mix64_step(value, round_no), position), 0xC0E)
     return Rng(int(value))  # the signed twin: Rng takes its seed's 64 bits, as `mix` gives them
 
 

@@ -16,12 +16,13 @@ from typing import Any
 import pytest
 
 from pocketgalaxy.agents.perils.common import SKILLS, agent_options, success_chance
-from pocketgalaxy.agents.perils.hero import RuleBasedHero, _make_plan
+from pocketgalaxy.agents.perils.hero import RuleBasedHero
 from pocketgalaxy.core.game import visible_events
 from pocketgalaxy.core.rng import Rng
 from pocketgalaxy.games.perils.actions import ChooseArchetype, MakePlan
 from pocketgalaxy.games.perils.content import BANDS, BUNDLED, Theme, load_theme
 from pocketgalaxy.games.perils.options import PerilsOptions
+from pocketgalaxy.games.perils.planning import new_make_plan
 from pocketgalaxy.games.perils.views import PerilsView
 from pocketgalaxy.registry import perils_rules
 
@@ -215,14 +216,14 @@ def test_the_plan_and_the_archetype_are_the_old_picks() -> None:
 
 
 def test_a_plan_built_without_its_init_is_the_plan() -> None:
-    # _make_plan sets exactly these fields: a new field of MakePlan must fail here.
+    # new_make_plan sets exactly these fields: a new field of MakePlan must fail here.
     assert [f.name for f in dataclasses.fields(MakePlan)] == ["channel", "items", "plan"]
     rng = Rng(5)
     for _ in range(50):
         channel = SKILLS[rng.below(3)]
         items = tuple(f"{rng.below(9) + 2}{SKILLS[rng.below(3)]}" for _ in range(rng.below(4)))
         text = f"plan {rng.below(1000)}"
-        fast, plain = _make_plan(channel, items, text), MakePlan(channel, items, text)
+        fast, plain = new_make_plan(channel, items, text), MakePlan(channel, items, text)
         assert type(fast) is MakePlan and fast == plain and hash(fast) == hash(plain)
         assert fast.to_json() == plain.to_json()
         with pytest.raises(dataclasses.FrozenInstanceError):

@@ -227,13 +227,13 @@ def test_the_integer_matching_gives_the_reference_cast() -> None:
 
 
 def test_listed_plans_are_the_plans_the_constructor_makes() -> None:
-    """`planning._new_make_plan` (fields set without the interpreted dataclass `__init__`)
+    """`planning.new_make_plan` (fields set without the interpreted dataclass `__init__`)
     gives a `MakePlan` equal to the constructor's, hashing alike, frozen and picklable."""
     from pocketgalaxy.games.perils.actions import MakePlan
-    from pocketgalaxy.games.perils.planning import _new_make_plan
+    from pocketgalaxy.games.perils.planning import new_make_plan
 
     for channel, items in ((None, ()), ("D", ("JD",)), ("S", ("QS", "JK1"))):
-        made = _new_make_plan(channel, items)
+        made = new_make_plan(channel, items)
         want = MakePlan(channel, items, "")
         assert type(made) is MakePlan
         assert made == want and hash(made) == hash(want) and repr(made) == repr(want)

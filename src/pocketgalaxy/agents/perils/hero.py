@@ -31,9 +31,9 @@ from pocketgalaxy.games.perils.actions import (
     ChooseArchetype,
     ChooseLostLevels,
     ChoosePathway,
-    MakePlan,
 )
 from pocketgalaxy.games.perils.content import Theme, load_theme
+from pocketgalaxy.games.perils.planning import new_make_plan
 from pocketgalaxy.games.perils.views import PerilsView
 
 
@@ -216,19 +216,7 @@ class RuleBasedHero(Agent):
             chosen = tuple(self._showdown_items(view, items))
         else:
             chosen = tuple(self._main_items(view, view.difficulty, items))
-        return _make_plan(channel, chosen, self._writer.write(view, theme, channel, chosen))
-
-
-def _make_plan(channel: str, items: tuple[str, ...], text: str) -> MakePlan:
-    """`MakePlan(channel, items, text)`, its fields set as the dataclass-made `__init__` sets
-    them (object.__setattr__ on the frozen class, which has no `__post_init__`): that
-    `__init__` is interpreted code (actions.py stays pure) and cost about 6,000 instructions
-    a plan. tests/agents/test_perils_hero_fast.py holds the two equal, field list included."""
-    plan = MakePlan.__new__(MakePlan)
-    object.__setattr__(plan, "channel", channel)
-    object.__setattr__(plan, "items", items)
-    object.__setattr__(plan, "plan", text)
-    return plan
+        return new_make_plan(channel, chosen, self._writer.write(view, theme, channel, chosen))
 
 
 _ARCHETYPE_KEYS: dict[int, tuple[Theme, dict[str, tuple[int, int]]]] = {}
